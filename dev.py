@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Bootstrap and run the Durak site with nothing but Python 3.11.
+
+    python3 dev.py serve   # migrate, collect static, serve http://127.0.0.1:8000/
+    python3 dev.py test    # run the whole test suite (extra args go to pytest)
+
+The script creates .venv with the running interpreter when it is missing,
+installs requirements.lock into it (skipped while the lock is unchanged),
+then re-executes itself with the venv's Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+REQUIRED_PYTHON = (3, 11)
+ROOT = Path(__file__).resolve().parent
+VENV_DIR = ROOT / ".venv"
+LOCK_FILE = ROOT / "requirements.lock"
+STAMP_FILE = VENV_DIR / ".requirements.lock.sha256"
+IN_VENV_MARKER = "DURAK_DEV_IN_VENV"
+HOST = "127.0.0.1"
+PORT = "8000"
+
+USAGE = """usage: python3 dev.py COMMAND [ARGS...]
+
+commands:
+  serve        run migrations, collect static files and serve the site at http://127.0.0.1:8000/
+  test [ARGS]  run the test suite with pytest; ARGS are passed to pytest
+"""
+
+
+def fail(message: str, code: int = 1) -> None:
+    print(f"dev.py: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def say(message: str) -> None:
+    print(f"dev.py: {message}", flush=True)
+
+
+def venv_python() -> Path:
+    if os.name == "nt":
+        return VENV_DIR / "Scripts" / "python.exe"
+    return VENV_DIR / "bin" / "python"
+
+
+def check_interpreter() -> None:
+    if sys.version_info[:2] != REQUIRED_PYTHON:
+        wanted = ".".join(map(str, REQUIRED_PYTHON))
+        found = ".".join(map(str, sys.version_info[:3]))
+        fail(f"Python {wanted} is required, but this is Python {found} ({sys.executable}). "
+             f"Run this script with python{wanted}.")
+
+
+def venv_version(python: Path) -> tuple[int, int] | None:
+    try:
+        out = subprocess.run(
+            [str(python), "-c", "import sys; print(*sys.version_info[:2])"],
+            check=True, capture_output=True, text=True,
+        ).stdout.split()
+        return int(out[0]), int(out[1])
+    except (OSError, subprocess.CalledProcessError, ValueError, IndexError):
+        return None
+
+
+def ensure_venv() -> Path:
+    python = venv_python()
+    if not python.exists():
+        say(f"creating virtual environment in {VENV_DIR} with {sys.executable}")
+        try:
+            venv.EnvBuilder(with_pip=True, clear=VENV_DIR.exists()).create(VENV_DIR)
+        except Exception as exc:  # noqa: BLE001 - report any failure plainly
+            fail(f"could not create {VENV_DIR}: {exc}. "
+                 "On Debian/Ubuntu install the python3.11-venv package.")
+    version = venv_version(python)
+    if version != REQUIRED_PYTHON:
+        fail(f"{VENV_DIR} uses Python {version and '.'.join(map(str, version))}, "
+             f"not {'.'.join(map(str, REQUIRED_PYTHON))}; delete it and run again.")
+    return python
+
+
+def ensure_requirements(python: Path) -> None:
+    if not LOCK_FILE.exists():
+        fail(f"{LOCK_FILE} is missing")
+    digest = hashlib.sha256(LOCK_FILE.read_bytes()).hexdigest()
+    if STAMP_FILE.exists() and STAMP_FILE.read_text().strip() == digest:
+        return
+    say(f"installing {LOCK_FILE.name} into {VENV_DIR.name}")
+    result = subprocess.run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check",
+         "-r", str(LOCK_FILE)],
+        cwd=ROOT,
+    )
+    if result.returncode != 0:
+        fail(f"pip install -r {LOCK_FILE.name} failed (exit {result.returncode})")
+    STAMP_FILE.write_text(digest + "\n")
+
+
+def running_in_venv() -> bool:
+    try:
+        return Path(sys.prefix).resolve() == VENV_DIR.resolve()
+    except OSError:
+        return False
+
+
+def bootstrap() -> None:
+    """Make sure .venv is ready, then re-execute this script inside it."""
+    if running_in_venv() and os.environ.get(IN_VENV_MARKER) == "1":
+        return
+    check_interpreter()
+    python = ensure_venv()
+    ensure_requirements(python)
+    env = dict(os.environ, **{IN_VENV_MARKER: "1"})
+    args = [str(python), str(Path(__file__).resolve()), *sys.argv[1:]]
+    if os.name == "nt":
+        sys.exit(subprocess.call(args, env=env))
+    os.execve(str(python), args, env)
+
+
+def manage(*args: str) -> None:
+    result = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT)
+    if result.returncode != 0:
+        fail(f"manage.py {' '.join(args)} failed (exit {result.returncode})")
+
+
+def cmd_serve(extra: list[str]) -> None:
+    if extra:
+        fail(f"serve takes no arguments, got: {' '.join(extra)}")
+    manage("migrate", "--noinput")
+    manage("collectstatic", "--noinput", "--verbosity", "0")
+    daphne = [sys.executable, "-m", "daphne", "-b", HOST, "-p", PORT,
+              "durak_site.asgi:application"]
+    say(f"serving the site at http://{HOST}:{PORT}/ (Ctrl+C to stop)")
+    os.execv(sys.executable, daphne)
+
+
+def cmd_test(extra: list[str]) -> None:
+    code = subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=ROOT)
+    if code == 5:
+        print("dev.py: pytest collected no tests; treating that as a failure",
+              file=sys.stderr)
+        sys.exit(1)
+    sys.exit(code)
+
+
+COMMANDS = {"serve": cmd_serve, "test": cmd_test}
+
+
+def main() -> None:
+    if len(sys.argv) < 2 or sys.argv[1] in {"-h", "--help", "help"}:
+        print(USAGE, end="")
+        sys.exit(0 if len(sys.argv) >= 2 else 2)
+    command = sys.argv[1]
+    if command not in COMMANDS:
+        print(USAGE, end="", file=sys.stderr)
+        fail(f"unknown command {command!r}", code=2)
+    bootstrap()
+    os.chdir(ROOT)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+    COMMANDS[command](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+
+# Set up Django before importing anything that touches models or settings.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from durak_site.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)
+
+# One command, no outside services: without REDIS_URL this process also runs
+# a Celery worker and beat in threads (in-memory broker); see embedded.py.
+from django.conf import settings  # noqa: E402
+
+if settings.CELERY_EMBEDDED:
+    from durak_site.embedded import SiteLoopRecorder, start_embedded_celery  # noqa: E402
+
+    start_embedded_celery()
+    application = SiteLoopRecorder(application)

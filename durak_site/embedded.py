@@ -1,0 +1,158 @@
+"""One command, no outside services: a Celery worker and beat inside the site process.
+
+Without REDIS_URL the broker is kombu's in-memory transport (`memory://`),
+which only reaches consumers in the same process. So the site process
+(daphne, started by `python3 dev.py serve`) runs, in daemon threads:
+
+- a Celery worker (`WorkController`, "solo" pool, no mingle/gossip/heartbeat,
+  no remote control) consuming the queues "default", "podkidnoy" and
+  "perevodnoy" (settings.CELERY_WORKER_QUEUES);
+- Celery beat (`celery.beat.EmbeddedService(thread=True)`) with the schedule
+  from settings.CELERY_BEAT_SCHEDULE (the 1-second `sweep_due_games`).
+
+asgi.py calls `start_embedded_celery()` when settings.CELERY_EMBEDDED is true
+(the default without REDIS_URL, never inside pytest). This is safe because
+every task is idempotent and reads its work from the database.
+
+The in-memory channel layer is built on asyncio queues that belong to the
+server's event loop and are not thread-safe; a bot move made in the worker
+thread therefore hands its group_send to that loop (`send_from_worker_thread`),
+which `SiteLoopRecorder` notes on the first ASGI call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+
+log = logging.getLogger(__name__)
+
+WORKER_THREAD_NAME = "celery-worker"
+
+_lock = threading.Lock()
+_running: "EmbeddedCelery | None" = None
+_site_loop: asyncio.AbstractEventLoop | None = None
+_thread_state = threading.local()
+
+
+class EmbeddedCelery:
+    """The worker and beat threads of this process; `stop()` ends both."""
+
+    def __init__(self, worker, worker_thread: threading.Thread, beat):
+        self.worker = worker
+        self.worker_thread = worker_thread
+        self.beat = beat
+
+    def stop(self, timeout: float = 10.0) -> None:
+        global _running
+        if self.beat is not None:
+            self.beat.stop()
+        self.worker.stop()
+        self.worker_thread.join(timeout)
+        with _lock:
+            if _running is self:
+                _running = None
+        log.info("embedded Celery stopped")
+
+
+def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | None = None) -> EmbeddedCelery:
+    """Start the worker (and beat) threads once per process; return the running pair."""
+    global _running
+    from django.conf import settings
+
+    from durak_site.celery import app
+
+    with _lock:
+        if _running is not None:
+            return _running
+        queues = list(queues or settings.CELERY_WORKER_QUEUES)
+        if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+            # A line per sweep (every second) would drown the site's own log.
+            for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
+                logging.getLogger(name).setLevel(logging.WARNING)
+        # Remote control needs a fanout exchange, which the memory transport lacks;
+        # one in-process worker has nobody to talk to anyway.
+        app.conf.worker_enable_remote_control = False
+        worker = app.WorkController(
+            hostname=f"embedded-{os.getpid()}@{socket.gethostname()}",
+            pool_cls="solo",
+            concurrency=1,
+            queues=queues,
+            without_mingle=True,
+            without_gossip=True,
+            without_heartbeat=True,
+            loglevel=loglevel or settings.LOG_LEVEL,
+        )
+        worker_thread = threading.Thread(target=_run_worker, args=(worker,), name=WORKER_THREAD_NAME,
+                                         daemon=True)
+        worker_thread.start()
+        beat_service = None
+        if beat:
+            from celery.beat import EmbeddedService
+
+            beat_service = EmbeddedService(app, thread=True, scheduler_cls=app.conf.beat_scheduler)
+            beat_service.start()
+        _running = EmbeddedCelery(worker, worker_thread, beat_service)
+        log.info(
+            "embedded Celery started: worker thread consuming %s, beat thread %s (broker %s)",
+            ",".join(queues), "running" if beat else "off", app.conf.broker_url.split("://")[0] + "://",
+        )
+        return _running
+
+
+def running() -> EmbeddedCelery | None:
+    return _running
+
+
+def _run_worker(worker) -> None:
+    _thread_state.is_worker = True
+    from django.db import close_old_connections
+
+    try:
+        worker.start()
+    except Exception:  # noqa: BLE001 - a dead worker must be loud
+        log.exception("embedded Celery worker died")
+    finally:
+        close_old_connections()
+
+
+# ------------------------------------------------------------- the site's loop
+
+
+def remember_site_loop(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Note the event loop the site's consumers (and the in-memory layer) live on."""
+    global _site_loop
+    _site_loop = loop or asyncio.get_running_loop()
+
+
+class SiteLoopRecorder:
+    """ASGI wrapper: remembers the server's event loop on every connection."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        global _site_loop
+        loop = asyncio.get_running_loop()
+        if _site_loop is not loop:
+            _site_loop = loop
+        return await self.app(scope, receive, send)
+
+
+def send_from_worker_thread(layer, group: str, message: dict, timeout: float = 10.0) -> bool:
+    """In the embedded worker thread, run `layer.group_send` on the site's loop.
+
+    Returns False when the caller should send as usual (not the worker thread,
+    or no site loop yet, so no consumer could be listening).
+    """
+    if not getattr(_thread_state, "is_worker", False):
+        return False
+    loop = _site_loop
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return False
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+    future.result(timeout)
+    return True

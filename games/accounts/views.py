@@ -1,0 +1,85 @@
+"""Signing up, playing as a guest, and a player's profile.
+
+Logging in and out are Django's own views (see urls.py).
+"""
+
+from django.contrib.auth import login
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import selectors
+from games.lobby.display import variant_name
+from games.services import accounts
+
+from .forms import SignUpForm
+
+
+def _next_url(request, default: str = "games:home"):
+    url = request.POST.get("next") or request.GET.get("next")
+    if url and url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+        return url
+    return default
+
+
+def sign_up(request):
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = accounts.do_sign_up(form)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_next_url(request))
+    return render(request, "games/accounts/signup.html", {"form": form, "next": _next_url(request, "")})
+
+
+@require_POST
+def play_as_guest(request):
+    """Sign in as a new guest (or stay the guest one is) and sit down against a bot."""
+    user = request.user if request.user.is_authenticated else None
+    user, table = accounts.do_play_as_guest(user=user, prefix=_("Guest"))
+    if not request.user.is_authenticated:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect("games:table", table_id=table.pk)
+
+
+def _outcome(seat) -> tuple[str, str]:
+    """(css class, words) for how a finished game went for a seat."""
+    result = seat.game.result or {}
+    if result.get("draw"):
+        return "draw", _("draw")
+    if result.get("durak") == seat.number:
+        return "durak", _("durak")
+    if seat.is_loser:
+        return "lost", _("lost (losing side)")
+    return "won", _("won")
+
+
+def profile(request, username: str):
+    player = selectors.user_by_name(username)
+    if player is None:
+        raise Http404(_("There is no such player."))
+    stats = selectors.player_stats(player)
+    rows = []
+    for seat in stats["recent"]:
+        css, words = _outcome(seat)
+        rows.append({
+            "game": seat.game,
+            "place": seat.place,
+            "counted_place": seat.counted_place,
+            "abandoned": seat.abandoned,
+            "players": seat.game.rules.get("players"),
+            "outcome": words,
+            "outcome_class": css,
+            "variant": variant_name(seat.game.variant),
+            "rated": seat.game.rated,
+        })
+    profile_obj = getattr(player, "profile", None)
+    return render(request, "games/accounts/profile.html", {
+        "player": player,
+        "is_guest": bool(profile_obj and profile_obj.is_guest),
+        "stats": stats,
+        "rows": rows,
+        "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+    })

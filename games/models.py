@@ -1,0 +1,175 @@
+"""Tables, games and their move logs.
+
+The database is the truth: a game is its rules, a secret seed and the ordered
+log of moves. `Game.state_json` is only a cache of the engine position after
+`move_count` moves; it can always be rebuilt from seed and moves.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.Model):
+    """What the club knows of a person beyond Django's User."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    is_guest = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.user.username
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Game over")
+        CLOSED = "closed", _("Closed")
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="hosted_tables")
+    rules = models.JSONField(help_text="games.engine.Rules.to_dict()")
+    variant = models.CharField(max_length=16, db_index=True)
+    seats_count = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="T7; empty: no timer")
+    is_private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    rated = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=32, blank=True, default="",
+                                 help_text="bots of this level fill empty seats at the start")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Table {self.pk} ({self.variant}, {self.seats_count})"
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+
+class TableSeat(models.Model):
+    """Who sits where at a table, across the games played there."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="table_seats")
+    bot_level = models.CharField(max_length=32, blank=True, default="")
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_player",
+                                    condition=models.Q(user__isnull=False)),
+        ]
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(help_text="the nth game at its table")
+    rules = models.JSONField()
+    variant = models.CharField(max_length=16, db_index=True)
+    rated = models.BooleanField(default=False)
+    seed = models.CharField(max_length=64, help_text="secret until the game is over")
+    seed_hash = models.CharField(max_length=64, help_text="SHA-256 of the seed, shown from the start")
+    dealer = models.PositiveSmallIntegerField(default=0)
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True)
+    move_count = models.PositiveIntegerField(default=0)
+    state_json = models.TextField(help_text="cache: the engine position after move_count moves")
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True,
+                                    help_text="when the seats to move time out (T7)")
+    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True,
+                                      help_text="when a bot or autopilot seat should act")
+    result = models.JSONField(null=True, blank=True, help_text="places, durak, losers, draw")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="game_number_per_table")]
+
+    def __str__(self):
+        return f"Game {self.pk} at table {self.table_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class GameSeat(models.Model):
+    """One participant of one game: what ratings and standings read."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="game_seats")
+    bot_level = models.CharField(max_length=32, blank=True, default="")
+    team = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="R19-R21, from the engine")
+    counted_place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the place ratings and standings use: last if abandoned")
+    is_loser = models.BooleanField(default=False)
+    abandoned = models.BooleanField(default=False, help_text="went on autopilot: counts as last place")
+    autopilot = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_record_per_seat")]
+
+    @property
+    def is_bot_controlled(self) -> bool:
+        return bool(self.bot_level) or self.autopilot
+
+
+class Move(models.Model):
+    class Source(models.TextChoices):
+        PLAYER = "player", _("player")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("time ran out")
+        AUTOPILOT = "autopilot", _("autopilot")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=32)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_move_per_number")]
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    name = models.CharField(max_length=150)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]

@@ -1,0 +1,139 @@
+"""A game's record: result, the provably fair commitment and a step-by-step replay.
+
+While a game is being played its record shows only public facts (no hands, no
+seed); after the end every hand is open at every step.
+"""
+
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from games import engine, selectors
+from games.lobby.display import action_text, bot_name, card, rules_summary, timer_text, variant_name
+from games.models import Game
+from games.services import positions, records
+
+POSITION_PARTIAL = "games/records/partials/position.html"
+
+
+def _seat_names(game: Game) -> dict[int, dict]:
+    seats = {}
+    for seat in game.seats.select_related("user"):
+        if seat.user_id:
+            name = selectors.display_name(seat.user)
+        else:
+            name = bot_name(seat.bot_level)
+        seats[seat.number] = {"seat": seat, "name": name, "user": seat.user}
+    return seats
+
+
+def _result_rows(game: Game, names: dict) -> list[dict]:
+    result = game.result or {}
+    rows = []
+    for number, info in sorted(names.items()):
+        seat = info["seat"]
+        if result.get("draw"):
+            outcome, css = _("draw"), "draw"
+        elif result.get("durak") == number:
+            outcome, css = _("durak"), "durak"
+        elif seat.is_loser:
+            outcome, css = _("losing side"), "lost"
+        else:
+            outcome, css = _("won"), "won"
+        rows.append({**info, "number": number, "outcome": outcome, "outcome_class": css})
+    return rows
+
+
+def _position_context(game: Game, step: int, names: dict, moves: list) -> dict:
+    position = positions.replay(game, upto=step)
+    view = position.view(None)
+    seats = []
+    for s in range(position.n):
+        seats.append({
+            "number": s,
+            "name": names.get(s, {}).get("name", ""),
+            "hand": [card(c) for c in engine.sort_hand(position.hand(s), position.trump)],
+            "place": position.places.get(s),
+            "attacker": s == position.attacker and not position.is_over,
+            "defender": s == position.defender and not position.is_over,
+            "to_move": s in view["to_move"],
+            "team": view["seats"][s]["team"],
+        })
+    move = None
+    if step > 0:
+        m = moves[step - 1]
+        move = {
+            "number": step,
+            "name": names.get(m.seat, {}).get("name", ""),
+            "seat": m.seat,
+            "action": m.action,
+            "text": action_text(m.action),
+            "source": m.get_source_display(),
+            "source_code": m.source,
+        }
+    return {
+        "game": game,
+        "step": step,
+        "last_step": len(moves),
+        "prev_step": step - 1 if step > 0 else None,
+        "next_step": step + 1 if step < len(moves) else None,
+        "move": move,
+        "seats": seats,
+        "table_pairs": [(card(a), card(d)) for a, d in view["table"]],
+        "trump_card": card(view["trump_card"]),
+        "trump_symbol": card("A" + view["trump"])["suit"],
+        "trump_red": card("A" + view["trump"])["red"],
+        "trump_card_in_stock": view["trump_card_in_stock"],
+        "stock_size": view["stock_size"],
+        "discard_size": view["discard_size"],
+        "taking": view["taking"],
+        "partners": game.rules.get("partners"),
+    }
+
+
+def _step(request, last: int) -> int:
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    return max(0, min(step, last))
+
+
+def game_record(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    names = _seat_names(game)
+    context = {
+        "game": game,
+        "variant": variant_name(game.variant),
+        "summary": rules_summary(game.rules),
+        "timer": timer_text(game.turn_seconds),
+        "players": game.rules.get("players"),
+        "in_progress": not game.is_over,
+    }
+    if not game.is_over:
+        context["seat_rows"] = [{**info, "number": n} for n, info in sorted(names.items())]
+        return render(request, "games/records/record.html", context)
+
+    moves = list(game.moves.order_by("number"))
+    step = _step(request, len(moves))
+    position = _position_context(game, step, names, moves)
+    if request.htmx and request.htmx.target == "replay":
+        return render(request, POSITION_PARTIAL, position)
+    context.update(position)
+    context["result_rows"] = _result_rows(game, names)
+    context["move_rows"] = [
+        {
+            "step": i + 1,
+            "name": names.get(m.seat, {}).get("name", ""),
+            "text": action_text(m.action),
+            "source": m.get_source_display(),
+            "source_code": m.source,
+        }
+        for i, m in enumerate(moves)
+    ]
+    return render(request, "games/records/record.html", context)
+
+
+def game_verify(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    result = records.verify_game(game) if game.is_over else None
+    return render(request, "games/records/verify.html", {"game": game, "result": result})

@@ -1,0 +1,284 @@
+"""Playing a game: every move, whoever makes it, goes through `_apply_move`.
+
+Each move is one transaction with the game row locked (`select_for_update`;
+on SQLite the settings open every transaction with BEGIN IMMEDIATE, which
+serialises writers), so two moves sent at the same moment are applied one
+after the other and the second is judged against the position the first left.
+Players, bots, the turn timer (T7) and the autopilot all use this one path:
+bots have no side door.
+
+After every change `_save` stores the position cache, the next turn deadline
+and the next bot move time (`bot_due_at`), and, once the transaction commits,
+tells the table (notify.game_changed) and nudges a worker (notify.nudge_game).
+The workers' task, `do_advance_game`, reads everything it does from the
+database, so a repeated nudge changes nothing and a lost one is picked up by
+the beat sweep (`due_game_ids`).
+"""
+
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import bots, engine
+from games.models import Game, GameSeat, Move, Table
+
+from . import notify
+from .positions import position_of
+
+AUTOPILOT_AFTER_TIMEOUTS = 3
+AUTOPILOT_BOT_LEVEL = "heuristic"
+BOT_PAUSE_SECONDS = (0.7, 1.6)  # a bot thinks about as long as a quick human
+
+
+class MoveRefused(Exception):
+    """A move the server will not make; `reason` is shown to the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class MoveResult:
+    game_id: int
+    move_number: int
+    events: list = field(default_factory=list)
+
+
+def do_player_move(*, game_id: int, user, action: str, expected_seat: int | None = None) -> MoveResult:
+    """A signed-in player's move at the seat he holds in the game.
+
+    His own move resets his count of timeouts in a row.
+    """
+    if user is None or not user.is_authenticated:
+        raise MoveRefused(_("Sign in to play."))
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = _seats(game)
+        seat = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if seat is None:
+            raise MoveRefused(_("You are not playing in this game."))
+        if expected_seat is not None and expected_seat != seat.number:
+            raise MoveRefused(_("That seat is not yours."))
+        if seat.autopilot:
+            raise MoveRefused(_("Your seat is on autopilot after repeated timeouts."))
+        now = timezone.now()
+        position = position_of(game)
+        number = game.move_count
+        events = _apply_move(game, position, seats, seat, action, Move.Source.PLAYER, now)
+        if seat.timeouts_in_row:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
+        _save(game, position, seats, now, events)
+        return MoveResult(game_id=game.pk, move_number=number, events=events)
+
+
+def do_resign(*, game_id: int, user) -> None:
+    """A player leaves a running game: autopilot plays on, his result is last place."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = _seats(game)
+        seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
+        if seat is None:
+            raise MoveRefused(_("You are not playing in this game."))
+        if seat.autopilot:
+            return
+        seat.autopilot = True
+        seat.abandoned = True
+        seat.save(update_fields=["autopilot", "abandoned"])
+        _save(game, position_of(game), seats, timezone.now(), [], cache=False)
+
+
+def do_advance_game(*, game_id: int, now=None) -> int:
+    """Make the moves that are due at `now`: expired turn timers, else one bot move.
+
+    When the deadline has passed the server acts once for every human seat
+    the game waits for (T7); otherwise, when a bot's pause is over, one bot
+    (or autopilot) seat makes one move and the next one is scheduled.
+    Idempotent: it re-reads the game under the lock and acts only on what is
+    due, so a repeated or early nudge changes nothing. Returns the number of
+    moves made.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            game = _locked_game(game_id, must_be_playing=False)
+        except MoveRefused:
+            return 0
+        if game.is_over:
+            return 0
+        timer_due = game.deadline is not None and game.deadline <= now
+        bot_due = game.bot_due_at is not None and game.bot_due_at <= now
+        if not (timer_due or bot_due):
+            return 0
+        seats = _seats(game)
+        position = position_of(game)
+        events: list = []
+        made = 0
+        if timer_due:
+            made = _expire_turns(game, position, seats, now, events)
+        if not made and bot_due:
+            made = _play_one_bot_move(game, position, seats, now, events)
+        # Also when nothing was made: a stale deadline or bot time is replaced
+        # by the right one, so the beat sweep stops finding the game.
+        _save(game, position, seats, now, events, cache=bool(made), notify_table=bool(made))
+        return made
+
+
+def due_game_ids(now=None) -> list[int]:
+    """Games with an expired timer or a bot whose pause is over (for the beat sweep)."""
+    now = now or timezone.now()
+    return list(
+        Game.objects.filter(status=Game.Status.PLAYING)
+        .filter(Q(deadline__lte=now) | Q(bot_due_at__lte=now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def schedule_new_game(game: Game, position: engine.Game, now=None) -> None:
+    """Right after a deal: set the first deadline / bot time and nudge a worker on commit."""
+    _save(game, position, _seats(game), now or timezone.now(), [], cache=False, notify_table=False)
+
+
+# ---------------------------------------------------------------- internals
+
+
+def _locked_game(game_id: int, must_be_playing: bool = True) -> Game:
+    try:
+        game = Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise MoveRefused(_("There is no such game.")) from None
+    if must_be_playing and game.is_over:
+        raise MoveRefused(_("The game is over."))
+    return game
+
+
+def _seats(game: Game) -> dict[int, GameSeat]:
+    return {s.number: s for s in game.seats.all()}
+
+
+def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action,
+                source: str, now) -> list:
+    """The one path of every move: the engine judges it, the log records it.
+
+    Raises MoveRefused with the engine's reason, changing nothing. The caller
+    saves the game with `_save` once its moves are made.
+    """
+    try:
+        action = engine.parse_action(action)
+        events = position.act(seat.number, action)
+    except engine.IllegalAction as refusal:
+        raise MoveRefused(refusal.reason) from None
+    Move.objects.create(game=game, number=game.move_count, seat=seat.number, action=str(action),
+                        source=source)
+    game.move_count += 1
+    if position.is_over:
+        _finish(game, position, seats, now)
+    return events
+
+
+def _save(game: Game, position: engine.Game, seats: dict, now, events: list, *,
+          cache: bool = True, notify_table: bool = True) -> None:
+    """Store the position cache and the next deadline / bot time; tell others on commit."""
+    _schedule(game, position, seats, now)
+    fields = ["deadline", "bot_due_at"]
+    if cache:
+        game.state_json = position.to_json()
+        fields += ["move_count", "state_json"]
+    if game.is_over:
+        fields += ["status", "result", "finished_at"]
+    game.save(update_fields=fields)
+    game_id, table_id, variant = game.pk, game.table_id, game.variant
+    if notify_table:
+        game_over = game.is_over
+        transaction.on_commit(lambda: notify.game_changed(game_id, events, table_id=table_id,
+                                                          lobby=game_over))
+    if game.bot_due_at is not None:
+        # Expired deadlines need no nudge: the beat sweep finds them within a second.
+        delay = max(0.0, (game.bot_due_at - now).total_seconds())
+        transaction.on_commit(lambda: notify.nudge_game(game_id, variant, delay))
+
+
+def _schedule(game: Game, position: engine.Game, seats: dict, now) -> None:
+    """The turn deadline (a human seat is awaited, T7) and the next bot move time."""
+    game.deadline = None
+    game.bot_due_at = None
+    if position.is_over or game.is_over:
+        return
+    to_move = position.to_move()
+    if game.turn_seconds and any(not seats[s].is_bot_controlled for s in to_move):
+        game.deadline = now + timedelta(seconds=game.turn_seconds)
+    if any(seats[s].is_bot_controlled for s in to_move):
+        game.bot_due_at = now + timedelta(seconds=random.uniform(*BOT_PAUSE_SECONDS))
+
+
+def _expire_turns(game: Game, position: engine.Game, seats: dict, now, events: list) -> int:
+    """T7: the server acts once for every human seat the game waits for.
+
+    An opener plays his lowest card, a defender takes, a thrower passes.
+    Each is a timeout in a row for that seat; the third puts it on autopilot
+    (abandoned: its result counts as last place).
+    """
+    made = 0
+    waited_for = [n for n in position.to_move() if not seats[n].is_bot_controlled]
+    for number in waited_for:
+        if position.is_over:
+            break
+        action = position.timeout_action(number)
+        if action is None:  # no longer awaited after the moves just made
+            continue
+        seat = seats[number]
+        seat.timeouts_in_row += 1
+        if seat.timeouts_in_row >= AUTOPILOT_AFTER_TIMEOUTS:
+            seat.autopilot = True
+            seat.abandoned = True
+        # Saved before the move, so a game it ends already counts the seat as abandoned.
+        seat.save(update_fields=["timeouts_in_row", "autopilot", "abandoned"])
+        events += _apply_move(game, position, seats, seat, action, Move.Source.TIMEOUT, now)
+        made += 1
+    return made
+
+
+def _play_one_bot_move(game: Game, position: engine.Game, seats: dict, now, events: list) -> int:
+    """One move of the first bot or autopilot seat the game waits for."""
+    for number in position.to_move():
+        seat = seats[number]
+        if not seat.is_bot_controlled:
+            continue
+        level = seat.bot_level or AUTOPILOT_BOT_LEVEL
+        source = Move.Source.BOT if seat.bot_level else Move.Source.AUTOPILOT
+        bot = bots.get_bot(level, seed=f"{game.seed}:{game.move_count}")
+        action = bot.choose(position.view(number))
+        try:
+            events += _apply_move(game, position, seats, seat, action, source, now)
+        except MoveRefused:
+            # A bot bug must never stall a table: fall back to the timeout move.
+            events += _apply_move(game, position, seats, seat, position.timeout_action(number),
+                                  source, now)
+        return 1
+    return 0
+
+
+def _finish(game: Game, position: engine.Game, seats: dict, now) -> None:
+    """R19-R21 into the records ratings and standings read; abandoning is last place."""
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.result = {
+        "places": {str(s): p for s, p in sorted(position.places.items())},
+        "durak": position.durak,
+        "losers": list(position.losers),
+        "draw": not position.losers,
+    }
+    last_place = game.rules["players"]
+    for seat in seats.values():
+        seat.place = position.places.get(seat.number)
+        seat.counted_place = last_place if seat.abandoned else seat.place
+        seat.is_loser = seat.number in position.losers
+        seat.save(update_fields=["place", "counted_place", "is_loser"])
+    Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED, updated_at=now)

@@ -1,0 +1,206 @@
+"""Opening tables, taking seats and dealing games."""
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import bots, engine
+from games.models import Game, GameSeat, Table, TableSeat
+
+from . import notify
+from .play import MoveRefused, schedule_new_game
+from .positions import deal, seed_hash
+
+TURN_TIMER_CHOICES = (None, 15, 30, 60)  # T7
+
+
+class TableRefused(MoveRefused):
+    """A table operation the server will not do; `reason` is shown to the user."""
+
+
+def is_guest(user) -> bool:
+    profile = getattr(user, "profile", None)
+    return bool(profile and profile.is_guest)
+
+
+def do_create_table(
+    *,
+    rules: engine.Rules,
+    host=None,
+    turn_seconds: int | None = None,
+    is_private: bool = False,
+    rated: bool = False,
+    bot_level: str = "",
+    seat_users=None,
+    bot_seats: dict | None = None,
+    start: bool = False,
+) -> Table:
+    """Open a table. The host sits at seat 0; code (a tournament round) may seat
+    given users (`seat_users`, one per seat or None) and bots, and start at once."""
+    if turn_seconds not in TURN_TIMER_CHOICES:
+        raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
+    if bot_level and not _known_level(bot_level):
+        raise TableRefused(_("Unknown bot level %(level)r.") % {"level": bot_level})
+    for level in (bot_seats or {}).values():
+        if not _known_level(level):
+            raise TableRefused(_("Unknown bot level %(level)r.") % {"level": level})
+    if rated and (bot_level or bot_seats):
+        raise TableRefused(_("Rated tables are for people only: no bots."))
+    if rated and host is not None and is_guest(host):
+        raise TableRefused(_("Rated play needs an account: sign up first."))
+    users = list(seat_users or [])
+    if len(users) > rules.players:
+        raise TableRefused(_("The table has %(seats)d seats, not %(users)d.")
+                           % {"seats": rules.players, "users": len(users)})
+    people = [u.pk for u in users if u is not None]
+    if len(people) != len(set(people)):
+        raise TableRefused(_("A player takes one seat only."))
+    if rated and any(is_guest(u) for u in users if u is not None):
+        raise TableRefused(_("Rated play needs an account: sign up first."))
+    with transaction.atomic():
+        table = Table.objects.create(
+            host=host, rules=rules.to_dict(), variant=rules.variant, seats_count=rules.players,
+            turn_seconds=turn_seconds, is_private=is_private, rated=rated, bot_level=bot_level,
+        )
+        if host is not None and not users:
+            users = [host]
+        for number in range(rules.players):
+            user = users[number] if number < len(users) else None
+            level = (bot_seats or {}).get(number, "") if user is None else ""
+            TableSeat.objects.create(table=table, number=number, user=user, bot_level=level)
+        if start:
+            _fill_empty_seats(table)
+            _deal_new_game(table)
+        _notify(table)
+    return table
+
+
+def do_join_table(*, table_id: int, user, seat_number: int | None = None) -> TableSeat:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            raise TableRefused(_("The game at this table has already started."))
+        if table.rated and is_guest(user):
+            raise TableRefused(_("Rated play needs an account: sign up first."))
+        if table.seats.filter(user=user).exists():
+            raise TableRefused(_("You already sit at this table."))
+        free = table.seats.filter(user__isnull=True, bot_level="")
+        if seat_number is not None:
+            free = free.filter(number=seat_number)
+        seat = free.order_by("number").first()
+        if seat is None:
+            raise TableRefused(_("That seat is taken.") if seat_number is not None else _("The table is full."))
+        seat.user = user
+        seat.save(update_fields=["user"])
+        if not table.seats.filter(user__isnull=True, bot_level="").exists():
+            _deal_new_game(table)  # a full table starts itself
+        _notify(table)
+        return seat
+
+
+def do_leave_table(*, table_id: int, user) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise TableRefused(_("You do not sit at this table."))
+        if table.status == Table.Status.PLAYING:
+            raise TableRefused(_("The game is on: resign to leave it."))
+        seat.user = None
+        seat.save(update_fields=["user"])
+        if table.host_id == user.pk:
+            heir = table.seats.filter(user__isnull=False).first()
+            table.host = heir.user if heir else None
+        if not table.seats.filter(user__isnull=False).exists():
+            table.status = Table.Status.CLOSED
+        elif table.status == Table.Status.FINISHED:
+            table.status = Table.Status.WAITING
+        table.save(update_fields=["host", "status", "updated_at"])
+        _notify(table)
+
+
+def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
+    """The host puts a bot of `level` in an empty seat, or ('' level) takes it out."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.host_id != user.pk:
+            raise TableRefused(_("Only the host seats bots."))
+        if table.status == Table.Status.PLAYING:
+            raise TableRefused(_("The game is on."))
+        if table.rated and level:
+            raise TableRefused(_("Rated tables are for people only: no bots."))
+        if level and not _known_level(level):
+            raise TableRefused(_("Unknown bot level %(level)r.") % {"level": level})
+        seat = table.seats.filter(number=seat_number, user__isnull=True).first()
+        if seat is None:
+            raise TableRefused(_("That seat is not free."))
+        seat.bot_level = level
+        seat.save(update_fields=["bot_level"])
+        _notify(table)
+
+
+def do_start_game(*, table_id: int, user) -> Game:
+    """The host deals (also "play again" after a game): empty seats get the table's bots."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            raise TableRefused(_("The game is already on."))
+        if table.status == Table.Status.CLOSED:
+            raise TableRefused(_("This table is closed."))
+        seated = table.seats.filter(user=user).exists()
+        if table.host_id != user.pk and not (table.status == Table.Status.FINISHED and seated):
+            raise TableRefused(_("Only the host starts the game."))
+        _fill_empty_seats(table)
+        game = _deal_new_game(table)
+        _notify(table)
+        return game
+
+
+def _known_level(level: str) -> bool:
+    return level in dict(bots.BOT_LEVELS)
+
+
+def _fill_empty_seats(table: Table) -> None:
+    """Before a deal every seat needs a player or a bot: the table's bots fill the gaps."""
+    empty = table.seats.filter(user__isnull=True, bot_level="")
+    if empty.exists():
+        if not table.bot_level:
+            raise TableRefused(_("Every seat needs a player or a bot before the deal."))
+        empty.update(bot_level=table.bot_level)
+
+
+def _deal_new_game(table: Table) -> Game:
+    """Deal with a fresh secret seed; the dealer is the last game's durak (else seat 0)."""
+    rules = engine.Rules.from_dict(table.rules)
+    previous = table.games.order_by("-number").first()
+    dealer = 0
+    if previous and previous.result and previous.result.get("durak") is not None:
+        dealer = previous.result["durak"]
+    seed = secrets.token_hex(32)
+    position = deal(rules, seed, dealer)
+    game = Game.objects.create(
+        table=table, number=(previous.number + 1) if previous else 1, rules=table.rules,
+        variant=table.variant, rated=table.rated, seed=seed, seed_hash=seed_hash(seed), dealer=dealer,
+        turn_seconds=table.turn_seconds, state_json=position.to_json(),
+    )
+    for seat in table.seats.all():
+        GameSeat.objects.create(game=game, number=seat.number, user=seat.user, bot_level=seat.bot_level,
+                                team=rules.team_of(seat.number))
+    schedule_new_game(game, position, timezone.now())
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "updated_at"])
+    return game
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableRefused(_("There is no such table.")) from None
+
+
+def _notify(table: Table) -> None:
+    table_id = table.pk
+    transaction.on_commit(lambda: notify.table_changed(table_id))

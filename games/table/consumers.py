@@ -1,0 +1,193 @@
+"""The live table: one consumer per browser connection.
+
+On connect the socket joins the table's group and gets the full current state
+(a reconnecting browser is back in sync). Every `table.changed` message of the
+group carries a snapshot; each consumer renders ONLY its own seat's view of it
+(`presenters.table_context` reads the state through `Game.view(seat)`), with no
+database query. Frames from the browser (htmx ws extension: the form fields as
+JSON plus a "HEADERS" dict) are validated here and passed to ONE service call.
+
+Client → server frames (JSON objects):
+    {"action": "attack 6S", "seat": "0", "table": "12", "game": "34"}
+        seat, table and game are optional; when present they must be this
+        socket's seat, table and current game.
+    {"chat": "hello"}
+Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
+`games.table.rendering`): `#table-state` + `#table-log` after every change,
+`#table-error` after every frame (empty when accepted), and chat lines
+appended to `#chat-messages`.
+"""
+
+import json
+from collections import deque
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils.translation import get_supported_language_variant, pgettext
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from games.selectors import table_snapshot
+from games.services import chat, notify
+from games.services.play import MoveRefused, do_player_move
+
+from . import presenters, rendering
+from .history import recent_events
+
+MAX_FRAME = 4096
+MAX_ACTION = 64
+EVENT_MEMORY = 60
+
+
+def language_of(scope) -> str:
+    """The viewer's language, as LocaleMiddleware picks it: cookie, then Accept-Language."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie in supported:
+        return cookie
+    accept = ""
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            accept = value.decode("latin1")
+    for code, _q in parse_accept_lang_header(accept):
+        if code == "*":
+            continue
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.user_id = self.user.pk if self.user else None
+        self.language = language_of(self.scope)
+        self.csrf_token = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+        self.group = notify.table_group(self.table_id)
+        self.snapshot = None
+        # Join first, then read: a change committed meanwhile arrives as a message.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        loaded = await database_sync_to_async(self._load)()
+        if loaded is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close()  # before accept: the handshake is refused
+            return
+        snapshot, events, replayed = loaded
+        self._remember(snapshot)
+        self.events = deque(events, maxlen=EVENT_MEMORY)
+        self.replayed = (self.game_id, replayed)
+        await self.accept()
+        await self._send_state()
+
+    def _load(self):
+        snapshot = table_snapshot(self.table_id)
+        session = self.scope.get("session")
+        invited = session.get("invited_tables", []) if session is not None else []
+        if not presenters.may_watch(snapshot, self.user_id, invited):
+            return None
+        game = snapshot.get("game")
+        events, replayed = recent_events(game["id"] if game else None, EVENT_MEMORY)
+        return snapshot, events, replayed
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
+
+    # ------------------------------------------------------------ group messages
+
+    async def table_changed(self, message):
+        snapshot = message.get("snapshot")
+        if not snapshot or self.snapshot is None:
+            return
+        game = snapshot.get("game")
+        game_id = game["id"] if game else None
+        moves = game["move_count"] if game else 0
+        if game_id == self.game_id and moves < self.move_count:
+            return  # older than what this socket already shows
+        if game_id != self.game_id:
+            self.events = deque([{"type": "deal", "visible_to": None}], maxlen=EVENT_MEMORY)
+        elif not (self.replayed[0] == game_id and moves <= self.replayed[1]):
+            # (the log read at connect already holds the events of the moves it replayed)
+            self.events.extend(message.get("events") or [])
+        self._remember(snapshot)
+        await self._send_state()
+
+    async def table_chat(self, message):
+        await self.send(text_data=rendering.chat_fragment(message["message"], self.language))
+
+    # ------------------------------------------------------------ frames from the browser
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None:
+            return await self._error(pgettext("table", "Malformed message: send a JSON text frame."))
+        if len(text_data) > MAX_FRAME:
+            return await self._error(pgettext("table", "Malformed message: it is too long."))
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            return await self._error(pgettext("table", "Malformed message: it is not JSON."))
+        if not isinstance(data, dict):
+            return await self._error(pgettext("table", "Malformed message: expected a JSON object."))
+        if "table" in data and str(data["table"]).strip() != str(self.table_id):
+            return await self._error(pgettext("table", "That message is for another table."))
+        if "chat" in data:
+            return await self._chat(data["chat"])
+        if "action" in data:
+            return await self._action(data)
+        return await self._error(pgettext("table", "Malformed message: it has no action."))
+
+    async def _action(self, data):
+        action = data["action"]
+        if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
+            return await self._error(pgettext("table", "Malformed action: send a text such as “attack 6S”."))
+        if self.user is None:
+            return await self._error(pgettext("table", "Sign in to play."))
+        game = (self.snapshot or {}).get("game")
+        if not game or game.get("status") != "playing":
+            return await self._error(pgettext("table", "No game is being played at this table."))
+        if data.get("game") not in (None, "") and str(data["game"]).strip() != str(game["id"]):
+            return await self._error(pgettext("table", "That action is for another game."))
+        if self.seat is None:
+            return await self._error(pgettext("table", "You are watching this game: only its players move."))
+        if data.get("seat") not in (None, ""):
+            try:
+                seat = int(str(data["seat"]).strip())
+            except ValueError:
+                return await self._error(pgettext("table", "Malformed message: the seat is a number."))
+            if seat != self.seat:
+                return await self._error(pgettext("table", "That seat is not yours."))
+        try:
+            await database_sync_to_async(do_player_move)(
+                game_id=game["id"], user=self.user, action=action.strip(), expected_seat=self.seat
+            )
+        except MoveRefused as refusal:
+            return await self._error(presenters.reason_text(refusal.reason))
+        await self._error("")  # accepted: clear the last refusal
+
+    async def _chat(self, text):
+        if self.user is None:
+            return await self._error(pgettext("table", "Sign in to chat."))
+        try:
+            await database_sync_to_async(chat.do_post_chat)(table_id=self.table_id, user=self.user, text=text)
+        except chat.ChatRefused as refusal:
+            return await self._error(presenters.reason_text(refusal.reason))
+        await self._error("")
+
+    # ------------------------------------------------------------ helpers
+
+    def _remember(self, snapshot):
+        self.snapshot = snapshot
+        game = snapshot.get("game")
+        self.game_id = game["id"] if game else None
+        self.move_count = game["move_count"] if game else 0
+        self.seat = presenters.viewer_seat(snapshot, self.user_id)
+
+    async def _send_state(self):
+        context = presenters.table_context(self.snapshot, self.seat, list(self.events), viewer_id=self.user_id)
+        await self.send(text_data=rendering.live_fragments(context, self.language, self.csrf_token))
+
+    async def _error(self, message: str):
+        await self.send(text_data=rendering.error_fragment(message, self.language))

@@ -1,0 +1,33 @@
+"""Celery tasks: thin nudges that re-derive their work from the database.
+
+A lost message is covered by the beat sweep; a repeated one finds nothing due
+(`do_advance_game` is idempotent), so both are safe to run any number of times.
+`advance_game` is sent to the queue named after the game's variant
+(notify.nudge_game); the sweep runs on the default queue.
+"""
+
+import logging
+
+from celery import shared_task
+
+from games.services import play
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def advance_game(game_id: int) -> int:
+    """Expired turn timers, else one due bot move, of one game."""
+    return play.do_advance_game(game_id=game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_due_games() -> int:
+    """Beat: advance every game with an expired timer or a bot to move."""
+    made = 0
+    for game_id in play.due_game_ids():
+        try:
+            made += play.do_advance_game(game_id=game_id)
+        except Exception:  # one broken game must not stall every other table
+            log.exception("could not advance game %s", game_id)
+    return made

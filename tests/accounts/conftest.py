@@ -1,0 +1,6 @@
+import pytest
+
+
+@pytest.fixture
+def players(django_user_model):
+    return [django_user_model.objects.create_user(f"player{i}", password="pw-secret-123") for i in range(6)]

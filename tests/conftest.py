@@ -1,0 +1,51 @@
+"""Shared fixtures for the whole test suite."""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() == "true"
+
+
+def require_service(name: str, host: str, port: int, timeout: float = 2.0) -> None:
+    """Make sure a TCP service answers on host:port.
+
+    On a bare machine an unreachable service skips the test with a clear
+    reason; under CI (CI=true) it fails the test, since CI must provide it.
+    """
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return
+    except OSError as exc:
+        reason = f"{name} is not reachable at {host}:{port} ({exc})"
+    if in_ci():
+        pytest.fail(f"{reason}; CI=true requires it", pytrace=False)
+    pytest.skip(f"{reason}; start it to run this test")
+
+
+def _service_url(env_var: str, default: str, name: str, default_port: int) -> str:
+    url = os.environ.get(env_var) or default
+    parts = urlsplit(url)
+    require_service(name, parts.hostname or "127.0.0.1", parts.port or default_port)
+    return url
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    """URL of a reachable PostgreSQL server (TEST_POSTGRES_URL, else local default)."""
+    return _service_url("TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL, "PostgreSQL", 5432)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """URL of a reachable Redis server (TEST_REDIS_URL, else local default)."""
+    return _service_url("TEST_REDIS_URL", DEFAULT_REDIS_URL, "Redis", 6379)
