@@ -16,8 +16,8 @@ every task is idempotent and reads its work from the database.
 
 The in-memory channel layer is built on asyncio queues that belong to the
 server's event loop and are not thread-safe; a bot move made in the worker
-thread therefore hands its group_send to that loop (`send_from_worker_thread`),
-which `SiteLoopRecorder` notes on the first ASGI call.
+or timer thread therefore hands its group_send to that loop
+(`send_on_site_loop`), which `SiteLoopRecorder` notes on every ASGI call.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ WORKER_THREAD_NAME = "celery-worker"
 _lock = threading.Lock()
 _running: "EmbeddedCelery | None" = None
 _site_loop: asyncio.AbstractEventLoop | None = None
-_thread_state = threading.local()
 
 
 class EmbeddedCelery:
@@ -69,10 +68,9 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
         if _running is not None:
             return _running
         queues = list(queues or settings.CELERY_WORKER_QUEUES)
-        if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
-            # A line per sweep (every second) would drown the site's own log.
-            for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
-                logging.getLogger(name).setLevel(logging.WARNING)
+        if app.conf.broker_url == "memory://":
+            # kombu warns that "memory://" names no host; there is none to name.
+            logging.getLogger("kombu.connection").setLevel(logging.ERROR)
         # Remote control needs a fanout exchange, which the memory transport lacks;
         # one in-process worker has nobody to talk to anyway.
         app.conf.worker_enable_remote_control = False
@@ -86,6 +84,10 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
             without_heartbeat=True,
             loglevel=loglevel or settings.LOG_LEVEL,
         )
+        if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+            # Lines per sweep (every second) would drown the site's own log.
+            for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
+                logging.getLogger(name).setLevel(logging.WARNING)
         worker_thread = threading.Thread(target=_run_worker, args=(worker,), name=WORKER_THREAD_NAME,
                                          daemon=True)
         worker_thread.start()
@@ -108,15 +110,14 @@ def running() -> EmbeddedCelery | None:
 
 
 def _run_worker(worker) -> None:
-    _thread_state.is_worker = True
-    from django.db import close_old_connections
+    from django.db import connections
 
     try:
         worker.start()
     except Exception:  # noqa: BLE001 - a dead worker must be loud
         log.exception("embedded Celery worker died")
     finally:
-        close_old_connections()
+        connections.close_all()  # this thread's connections (they are per thread)
 
 
 # ------------------------------------------------------------- the site's loop
@@ -142,17 +143,34 @@ class SiteLoopRecorder:
         return await self.app(scope, receive, send)
 
 
-def send_from_worker_thread(layer, group: str, message: dict, timeout: float = 10.0) -> bool:
-    """In the embedded worker thread, run `layer.group_send` on the site's loop.
+def send_on_site_loop(layer, group: str, message: dict) -> bool:
+    """Have the site's event loop run `layer.group_send`, from any other thread.
 
-    Returns False when the caller should send as usual (not the worker thread,
-    or no site loop yet, so no consumer could be listening).
+    Tasks of the embedded worker run in its consumer or timer thread, with no
+    event loop of their own; `async_to_sync` there would put the message into
+    the in-memory layer's asyncio queues from a foreign loop, and a consumer
+    waiting on them would not wake up. The send is queued on the loop and not
+    waited for (loop callbacks run in order, so messages keep their order), so
+    the thread that committed a move does not wait while the loop renders.
+    Returns False when the caller should send as usual: no site loop is known
+    (no connection yet, or not the embedded mode), or this is the loop's thread.
     """
-    if not getattr(_thread_state, "is_worker", False):
-        return False
     loop = _site_loop
     if loop is None or loop.is_closed() or not loop.is_running():
         return False
-    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-    future.result(timeout)
+    try:
+        if asyncio.get_running_loop() is loop:
+            return False
+    except RuntimeError:
+        pass  # no loop in this thread: the usual case
+    loop.call_soon_threadsafe(_start_send, layer, group, message)
     return True
+
+
+def _start_send(layer, group: str, message: dict) -> None:
+    asyncio.ensure_future(layer.group_send(group, message)).add_done_callback(_report_failure)
+
+
+def _report_failure(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("group_send failed", exc_info=task.exception())

@@ -104,7 +104,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": env_str("SQLITE_PATH") or BASE_DIR / "db.sqlite3",  # SQLITE_PATH: e.g. bench_tables
             "CONN_MAX_AGE": None,
             "OPTIONS": {
                 "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;",
@@ -184,6 +184,8 @@ CELERY_ENABLE_UTC = True
 # One queue per Durak variant (games.tasks.advance_game is sent to the game's
 # variant, see games.services.notify.nudge_game) plus "default" for the sweep.
 CELERY_WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
+# Keep the workers' persistent DB connections (durak_site/celery.py drops broken ones).
+CELERY_DB_REUSE_MAX = 500
 CELERY_TASK_ROUTES = {"games.tasks.sweep_due_games": {"queue": "default"}}
 # Beat: every second, find games whose turn timer ran out or whose bot is due
 # (covers lost nudges). The schedule needs no file: nothing in it is worth keeping.
@@ -198,6 +200,8 @@ CELERY_BEAT_SCHEDULE = {
 if not REDIS_URL:
     # The in-memory transport is polled: poll often so a bot's nudge is not late.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
+# A bot's human-like pause before it moves: "min,max" seconds (games.services.play).
+BOT_PAUSE_SECONDS = tuple(float(x) for x in env_list("BOT_PAUSE_SECONDS", ["0.7", "1.6"]))[:2]
 # Without REDIS_URL the site process runs a Celery worker and beat in threads
 # (durak_site/embedded.py, started from asgi.py) with the memory:// broker:
 # one command, no outside services. Never inside pytest, unless a test starts
@@ -217,6 +221,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "celery": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # No handler of its own: `celery worker` replaces the root logger's handlers
+        # and empties the "celery" logger's, so its lines must propagate to the root.
+        "celery": {"level": LOG_LEVEL, "propagate": True},
     },
 }

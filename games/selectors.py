@@ -1,7 +1,7 @@
 """Reads: what pages and live tables show. No writes here."""
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Case, Count, IntegerField, Q, Value, When
 
 from games.models import Game, GameSeat, Table, TableSeat
 
@@ -17,6 +17,15 @@ def table_snapshot(table_id: int) -> dict | None:
     table = Table.objects.filter(pk=table_id).select_related("host").first()
     if table is None:
         return None
+    table_seats = list(table.seats.select_related("user"))
+    game = table.games.order_by("-number").first()
+    game_seats = list(game.seats.select_related("user")) if game is not None else []
+    return snapshot_of(table, table_seats, game, game_seats)
+
+
+def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dict:
+    """`table_snapshot` built from rows already at hand (no query when the table's
+    host and the seats' users are loaded): the play service sends it after a move."""
     seats = [
         {
             "number": s.number,
@@ -24,12 +33,10 @@ def table_snapshot(table_id: int) -> dict | None:
             "name": display_name(s.user) if s.user_id else "",
             "bot_level": s.bot_level,
         }
-        for s in table.seats.select_related("user")
+        for s in table_seats
     ]
-    game = table.games.order_by("-number").first()
     game_data = None
     if game is not None:
-        game_seats = list(game.seats.select_related("user"))
         game_data = {
             "id": game.pk,
             "number": game.number,
@@ -81,7 +88,12 @@ def lobby_tables(limit: int = 50):
         .select_related("host")
         .prefetch_related("seats__user")
         .annotate(free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
-        .order_by("status", "-created_at")[:limit]
+        .annotate(status_order=Case(
+            When(status=Table.Status.WAITING, then=Value(0)),
+            When(status=Table.Status.PLAYING, then=Value(1)),
+            default=Value(2), output_field=IntegerField(),
+        ))
+        .order_by("status_order", "-created_at")[:limit]  # joinable tables first
     )
 
 

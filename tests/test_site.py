@@ -27,6 +27,7 @@ def html(response) -> str:
     return response.content.decode(response.charset or "utf-8")
 
 
+@pytest.mark.django_db  # the home page is the lobby: it lists tables
 def test_home_page_is_russian_by_default(client):
     response = client.get("/")
     assert response.status_code == 200
@@ -37,12 +38,14 @@ def test_home_page_is_russian_by_default(client):
     assert "Welcome to Durak" not in page
 
 
+@pytest.mark.django_db  # the home page is the lobby: it lists tables
 def test_home_page_follows_accept_language(client):
     page = html(client.get("/", headers={"accept-language": "en"}))
     assert '<html lang="en">' in page
     assert "<title>Durak</title>" in page
 
 
+@pytest.mark.django_db  # the home page is the lobby: it lists tables
 def test_switching_language_to_english(client):
     response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
     assert response.status_code == 302
@@ -59,6 +62,7 @@ def test_switching_language_to_english(client):
     assert "<title>Дурак</title>" in html(client.get("/"))
 
 
+@pytest.mark.django_db  # the home page is the lobby: it lists tables
 def test_language_switcher_is_on_the_page(client):
     page = html(client.get("/"))
     assert f'action="{reverse("set_language")}"' in page
@@ -66,6 +70,7 @@ def test_language_switcher_is_on_the_page(client):
     assert 'name="language" value="en"' in page
 
 
+@pytest.mark.django_db  # the home page is the lobby: it lists tables
 def test_htmx_is_served_locally(client):
     page = html(client.get("/"))
     scripts = re.findall(r'<script[^>]*\bsrc="([^"]*)"', page)

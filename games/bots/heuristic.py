@@ -1,16 +1,18 @@
 """The club player: the rules of thumb a decent Durak player follows.
 
 It decides from `Game.view(seat)` alone and keeps no memory, so it doubles as
-a fast playout policy for search bots (a decision takes some tens of
-microseconds). Rules of thumb:
+a fast playout policy for search bots (about 5 µs a decision on average,
+under 30 µs at worst, not counting `Game.view`). Rules of thumb:
 
 - Leading: the lowest non-trump, preferring a rank held several times (the
   rest can be thrown in after it); trumps last. In perevodnoy avoid a rank
   the defender is known to hold (he would transfer it). A card the defender
   is known to be unable to beat (his whole hand is known) is a good lead.
-- Throwing in: cheap non-trumps only while the stock is large, anything
-  but trumps once it is nearly gone; trumps only at the very end (to empty
-  the hand, or when a known hand cannot beat them). Pass otherwise.
+- Throwing in: any non-trump while the defender is covering (it makes him
+  spend his cards: measured, this beats holding high cards back); into a
+  defender who takes, only cheap non-trumps while the stock is large, more
+  as it shrinks, anything once it is gone. Trumps only at the very end (to
+  empty the hand, or when a known hand cannot beat them). Pass otherwise.
 - Defending: plan the cheapest cover (the cheapest beating card, non-trumps
   before trumps, trump attacks served first); compare its cost (trumps are
   dear, the more so the bigger the stock) with the cost of taking (cheap when
@@ -33,7 +35,9 @@ from games.engine.cards import BEATERS, DECK_LOWEST_RANK, RANK, RANK_VALUE, SUIT
 
 TOP_RANK = RANK_VALUE["A"]
 
-# The knobs, tuned by self-play (see the tests for the measured strength).
+# The knobs. Checked by self-play against perturbed copies (2000-6000 games
+# each): most are flat within noise; what measurably matters is throwing in
+# freely while the defender covers, the pair bonus and the transfer preference.
 DEFAULTS = {
     # leading
     "pair_bonus": 0.2,        # per extra card of the lead's rank (rank steps are 1/8 in a 36 deck)
@@ -44,8 +48,8 @@ DEFAULTS = {
     "unbeatable_lead": 1.0,     # the defender's known hand cannot beat the card
     "unbeatable_lead_late": 3.0,
     # throwing in
-    "throw_max_rel": 0.5,     # non-trumps up to this relative rank while the stock is full (10 in 36)
-    "throw_max_rel_taking": 0.5,
+    "throw_max_rel": 1.0,     # non-trumps up to this relative rank while the defender covers
+    "throw_max_rel_taking": 0.5,  # ... and while he takes, with a full stock (10 in 36)
     # defending
     "full_stock": 18,         # stock size from which the game counts as "early"
     "nt_high": 2.0,           # cost of spending a high non-trump: nt_high * (rel - 0.5)
@@ -60,6 +64,7 @@ DEFAULTS = {
     "go_out": 10.0,           # covering with the last cards, stock empty: the player leaves
     "throw_risk": 0.3,        # a thrower is known to hold the rank of a covering card
     "transfer_nt": -0.5,      # transferring with a non-trump sheds a card for free
+    "transfer_trump": -0.25,  # a trump transfer beats covering with that same trump
     "show_cost": 0.3,         # T5: a shown trump stays in hand but is revealed
     "transfer_back": 1.0,     # the receiver is known to hold the rank
     "transfer_late": 2.0,     # stock empty and the receiver could go out by covering
@@ -308,7 +313,7 @@ class HeuristicBot:
             if act.kind == "show":
                 cost = p["show_cost"]
             elif SUIT[c] == trump:
-                cost = self._spend(c, trump, low, span, early)
+                cost = p["transfer_trump"] + self._spend(c, trump, low, span, early)
             else:
                 cost = p["transfer_nt"] + self._spend(c, trump, low, span, early)
             if any(RANK[k] == RANK[c] for k in receiver["known"]):

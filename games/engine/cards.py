@@ -48,11 +48,19 @@ def strength(card: str, trump: str) -> int:
     return RANK[card] + (100 if SUIT[card] == trump else 0)
 
 
-def sort_hand(cards, trump: str) -> list[str]:
-    """A hand as a player holds it: by suit (trumps last), low to high."""
+def _hand_order(trump: str) -> dict[str, int]:
     suit_order = {s: i for i, s in enumerate(s for s in SUITS if s != trump)}
     suit_order[trump] = 9
-    return sorted(cards, key=lambda c: (suit_order[SUIT[c]], RANK[c]))
+    return {c: suit_order[SUIT[c]] * 100 + RANK[c] for c in ALL_CARDS}
+
+
+# HAND_ORDER[trump][card]: sort key of sort_hand, precomputed (views sort every hand).
+HAND_ORDER = {trump: _hand_order(trump) for trump in SUITS}
+
+
+def sort_hand(cards, trump: str) -> list[str]:
+    """A hand as a player holds it: by suit (trumps last), low to high."""
+    return sorted(cards, key=HAND_ORDER[trump].__getitem__)
 
 
 def is_card(code) -> bool:

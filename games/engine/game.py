@@ -32,6 +32,7 @@ class Game:
         "table", "attacker", "defender", "taking", "passed", "first_bout", "out",
         "left_before_bout", "known", "shown", "transferrers", "stock_touched", "over",
         "durak", "losers", "lowest_trump",
+        "_teams",  # rules.team_of(s) for every seat: fixed per table, shared by copies
     )
 
     # ------------------------------------------------------------------ setup
@@ -135,6 +136,7 @@ class Game:
         game = cls.__new__(cls)
         game.rules = rules
         game.n = rules.players
+        game._teams = tuple(rules.team_of(s) for s in range(rules.players))
         game.dealer = dealer
         game.discard_pile = []
         game.table = []
@@ -216,12 +218,23 @@ class Game:
         """R10, R15, T3: may `seat` add cards to this bout at all?"""
         if seat in self.out or not self.hands[seat] or seat == self.defender:
             return False
-        rules = self.rules
-        if rules.team_of(seat) == rules.team_of(self.defender):
+        teams = self._teams
+        if teams[seat] == teams[self.defender]:
             return False
-        if rules.throw_in == "neighbours" and seat != self.attacker and seat not in self.transferrers:
+        if self.rules.throw_in == "neighbours" and seat != self.attacker and seat not in self.transferrers:
             return seat in (self._next_in_game(self.attacker), self._previous_in_game(self.attacker))
         return True
+
+    def _open_throwers(self) -> list[int]:
+        """The throwers (`is_thrower`) who have not passed, in seat order."""
+        passed = self.passed
+        if self.rules.throw_in == "neighbours":
+            return [s for s in range(self.n) if s not in passed and self.is_thrower(s)]
+        # Inlined is_thrower for the house rule: the defender shares his own team.
+        out, hands, teams = self.out, self.hands, self._teams
+        defending = teams[self.defender]
+        return [s for s in range(self.n)
+                if s not in passed and s not in out and hands[s] and teams[s] != defending]
 
     def to_move(self) -> list[int]:
         """The seats the game is waiting for (a turn timer runs for them).
@@ -233,9 +246,11 @@ class Game:
             return []
         if not self.table:
             return [self.attacker]
-        if not self.taking and any(d is None for _, d in self.table):
-            return [self.defender]
-        return [s for s in range(self.n) if s not in self.passed and self.is_thrower(s)]
+        if not self.taking:
+            for _, d in self.table:
+                if d is None:
+                    return [self.defender]
+        return self._open_throwers()
 
     def timeout_action(self, seat: int) -> Action | None:
         """T7: what the server plays for a seat whose time ran out.
@@ -251,30 +266,40 @@ class Game:
         return PASS
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if (self.over or not isinstance(seat, int) or isinstance(seat, bool)
-                or not 0 <= seat < self.n or seat in self.out):
+        if self.over or (type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool))):
             return []  # act refuses a bool seat too: True is not seat 1
+        if not 0 <= seat < self.n or seat in self.out:
+            return []
         hand = self.hands[seat]
         actions = []
-        swap = self._swappable_six(seat)
-        if swap is not None:
-            actions.append(SWAP[swap])
+        if self.rules.trump_six_swap:
+            swap = self._swappable_six(seat)
+            if swap is not None:
+                actions.append(SWAP[swap])
         table = self.table
         if not table:
             if seat == self.attacker:
-                actions.extend(ATTACK[c] for c in hand)
+                actions.extend(map(ATTACK.__getitem__, hand))
             return actions
-        uncovered = [a for a, d in table if d is None]
         if seat == self.defender:
-            if self.taking or not uncovered:
+            if self.taking:
                 return actions
             beaters = BEATERS[self.trump]
-            for a in uncovered:
-                beats_a = beaters[a]
-                actions.extend(DEFEND[(a, c)] for c in hand if c in beats_a)
-            if self.rules.transfers and len(uncovered) == len(table):
+            uncovered = 0
+            for a, d in table:
+                if d is None:
+                    uncovered += 1
+                    beats_a = beaters[a]
+                    for c in hand:
+                        if c in beats_a:
+                            actions.append(DEFEND[a, c])
+            if not uncovered:
+                return actions
+            # R22, R20: no transfer when no opponent is left to receive it.
+            if (uncovered == len(table) and self.rules.transfers
+                    and (next_defender := self._defender_for(seat)) != seat):
                 rank = RANK[table[0][0]]
-                receiver = len(self.hands[self._defender_for(seat)])
+                receiver = len(self.hands[next_defender])
                 if len(table) < self.attack_limit and receiver > len(table):
                     actions.extend(TRANSFER[c] for c in hand if RANK[c] == rank)
                 if self.rules.trump_show_transfer and receiver >= len(table):
@@ -286,9 +311,17 @@ class Game:
             return actions
         if seat in self.passed or not self.is_thrower(seat):
             return actions
-        if len(table) < self.attack_limit and len(uncovered) < len(self.hands[self.defender]):
-            ranks = {RANK[c] for pair in table for c in pair if c is not None}
-            actions.extend(ATTACK[c] for c in hand if RANK[c] in ranks)
+        ranks = set()
+        uncovered = 0
+        for a, d in table:
+            ranks.add(RANK[a])
+            if d is None:
+                uncovered += 1
+            else:
+                ranks.add(RANK[d])
+        limit = self.rules.first_bout_limit if self.first_bout else BOUT_LIMIT
+        if len(table) < limit and uncovered < len(self.hands[self.defender]):
+            actions.extend([ATTACK[c] for c in hand if RANK[c] in ranks])
         if self.taking or not uncovered:
             actions.append(PASS)
         return actions
@@ -304,13 +337,14 @@ class Game:
         refusal = self._refusal(seat, action)
         if refusal:
             raise IllegalAction(refusal)
-        return getattr(self, "_do_" + action.kind)(seat, action)
+        return self._EFFECTS[action.kind](self, seat, action)
 
     def _refusal(self, seat, action: Action) -> str | None:
         """Why `seat` may not take `action` now, or None if it may."""
         if self.over:
             return "The game is over."
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+        if (type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool))
+                or not 0 <= seat < self.n):
             return f"There is no seat {seat!r} at this table."
         if seat in self.out:
             return "You have left the game: you have no more moves."
@@ -328,18 +362,25 @@ class Game:
                 return None
             if seat == self.defender:
                 return "The defender cannot throw in to himself (R10)."
-            if self.rules.team_of(seat) == self.rules.team_of(self.defender):
+            if self._teams[seat] == self._teams[self.defender]:
                 return "You cannot throw in to your own partner (R10)."
             if not self.is_thrower(seat):
                 return "Only the attacker and his neighbours throw in at this table (T3)."
             if seat in self.passed:
                 return "You have passed: you may add nothing until another card reaches the table (R15)."
-            if RANK[card] not in {RANK[c] for pair in table for c in pair if c is not None}:
+            rank, on_table, uncovered = RANK[card], False, 0
+            for a, d in table:
+                if RANK[a] == rank:
+                    on_table = True
+                if d is None:
+                    uncovered += 1
+                elif RANK[d] == rank:
+                    on_table = True
+            if not on_table:
                 return f"{card} cannot be thrown in: no card of its rank is on the table (R10)."
             if len(table) >= self.attack_limit:
                 first = " in the first bout" if self.first_bout else ""
                 return f"This bout already has {len(table)} attack cards, the most allowed{first} (R12)."
-            uncovered = sum(1 for _, d in table if d is None)
             if uncovered >= len(self.hands[self.defender]):
                 return (
                     f"The defender holds {len(self.hands[self.defender])} cards: there may not be "
@@ -355,8 +396,10 @@ class Game:
                 return "You are not throwing in to this bout."
             if seat in self.passed:
                 return "You have already passed."
-            if not self.taking and any(d is None for _, d in table):
-                return "You may pass only when every card is covered or the defender has taken (R15)."
+            if not self.taking:
+                for _, d in table:
+                    if d is None:
+                        return "You may pass only when every card is covered or the defender has taken (R15)."
             return None
         # defend, transfer, show, take: the defender's actions
         if seat != self.defender:
@@ -386,6 +429,8 @@ class Game:
         if RANK[card] != RANK[table[0][0]]:
             return f"{card} does not match the rank of the attack cards (R22)."
         receiver = self._defender_for(seat)
+        if receiver == seat:
+            return "Nobody is left to pass the attack to: beat the cards or take them (R22, R20)."
         attack_cards = len(table) + (1 if kind == "transfer" else 0)
         if kind == "transfer" and attack_cards > self.attack_limit:
             return f"A transfer would make {attack_cards} attack cards, more than this bout allows (R23, R12)."
@@ -496,6 +541,12 @@ class Game:
         self.trump_card = action.card
         return [{"type": "swap", "seat": seat, "card": action.card, "took": face_up, "visible_to": PUBLIC}]
 
+    # act() dispatches on Action.kind through this table.
+    _EFFECTS = {
+        "attack": _do_attack, "defend": _do_defend, "transfer": _do_transfer, "show": _do_show,
+        "take": _do_take, "pass": _do_pass, "swap": _do_swap,
+    }
+
     # ------------------------------------------------------- ending a bout
 
     def _settle(self, events: list):
@@ -507,11 +558,9 @@ class Game:
                 uncovered += 1
         if uncovered and not self.taking:
             return
-        if len(table) < self.attack_limit and uncovered < len(self.hands[self.defender]):
-            passed = self.passed
-            for s in range(self.n):
-                if s not in passed and self.is_thrower(s):
-                    return
+        limit = self.rules.first_bout_limit if self.first_bout else BOUT_LIMIT
+        if len(table) < limit and uncovered < len(self.hands[self.defender]) and self._open_throwers():
+            return
         self._end_bout(events)
 
     def _end_bout(self, events: list):
@@ -540,7 +589,7 @@ class Game:
                     events.append({"type": "left", "seat": s, "place": bout_place, "visible_to": PUBLIC})
         self.left_before_bout = len(self.out)
         holders = [s for s in range(self.n) if s not in self.out]
-        if len(holders) <= 1 or len({self.rules.team_of(s) for s in holders}) == 1:
+        if len(holders) <= 1 or len({self._teams[s] for s in holders}) == 1:
             self._finish(holders, events)
             return
         # R17: who beat everything attacks next; who took loses his turn.
@@ -608,10 +657,11 @@ class Game:
 
     def _defender_for(self, attacker: int) -> int:
         """R7: the next player after `attacker` who is not on his side."""
-        n, team_of, team = self.n, self.rules.team_of, self.rules.team_of(attacker)
+        n, teams, out = self.n, self._teams, self.out
+        team = teams[attacker]
         for i in range(1, n):
             s = (attacker + i) % n
-            if s not in self.out and team_of(s) != team:
+            if s not in out and teams[s] != team:
                 return s
         return attacker
 
@@ -668,6 +718,7 @@ class Game:
         other = Game.__new__(Game)
         other.rules = self.rules
         other.n = self.n
+        other._teams = self._teams
         other.trump = self.trump
         other.trump_card = self.trump_card
         other.dealer = self.dealer

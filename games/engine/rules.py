@@ -1,6 +1,6 @@
 """Table rules: the house rules with the table options T1-T6 as fields."""
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 from .cards import DECK_PLAYER_LIMITS
 
@@ -87,7 +87,8 @@ class Rules:
         return seat % 2 if self.partners else seat
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # Same as dataclasses.asdict (every field is a plain value) without its deep copies.
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Rules":
@@ -96,3 +97,6 @@ class Rules:
         if unknown:
             raise ValueError(f"Unknown rule option(s): {', '.join(sorted(unknown))}.")
         return cls(**data)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))

@@ -1,6 +1,5 @@
 """Words and pictures for the pages: variant and bot names, rule summaries,
-cards, move texts, and the translation of the English reasons that the engine
-and the services give when they refuse something.
+cards, move texts, and the translation of the rules engine's English errors.
 
 Pure helpers (no database): the lobby, the accounts and the records pages use
 them, and so may the table page.
@@ -97,38 +96,15 @@ def action_text(action: str) -> str:
     }
 
 
-# ------------------------------------------------- refusals in the user's language
+# ------------------------------------------- rule errors in the user's language
 
-# Exact English reasons of games.services (tables.py, play.py) and of the rules
-# engine; marked here so that makemessages keeps their translations.
+# games.services translate their refusals themselves; the engine's Rules speaks
+# English only. These are its ValueError messages the new-table form can meet:
+# exact texts, then texts with numbers in them (English pattern, translatable template).
 KNOWN_REASONS = (
-    gettext_noop("The turn timer is none, 15, 30 or 60 seconds."),
-    gettext_noop("Rated tables are for people only: no bots."),
-    gettext_noop("Rated play needs an account: sign up first."),
-    gettext_noop("The game at this table has already started."),
-    gettext_noop("You already sit at this table."),
-    gettext_noop("That seat is taken."),
-    gettext_noop("The table is full."),
-    gettext_noop("You do not sit at this table."),
-    gettext_noop("The game is on: resign to leave it."),
-    gettext_noop("Only the host seats bots."),
-    gettext_noop("The game is on."),
-    gettext_noop("That seat is not free."),
-    gettext_noop("The game is already on."),
-    gettext_noop("This table is closed."),
-    gettext_noop("Only the host starts the game."),
-    gettext_noop("Every seat needs a player or a bot before the deal."),
-    gettext_noop("There is no such table."),
-    gettext_noop("Sign in to play."),
-    gettext_noop("You are not playing in this game."),
-    gettext_noop("That seat is not yours."),
-    gettext_noop("Your seat is on autopilot after repeated timeouts."),
-    gettext_noop("There is no such game."),
-    gettext_noop("The game is over."),
     gettext_noop("Transfer by showing a trump exists only in perevodnoy."),
 )
 
-# Reasons with numbers or names in them: (pattern of the English text, translatable template).
 PATTERNS = (
     (re.compile(r"^Team play needs 4 players \(two pairs\) or 6 \(two teams of three\), not (?P<players>\d+)\.$"),
      _("Team play needs 4 players (two pairs) or 6 (two teams of three), not %(players)s.")),
@@ -138,16 +114,17 @@ PATTERNS = (
      _("The trump six swap needs sixes, which a %(deck)s-card deck lacks.")),
     (re.compile(r"^Durak is played by 2 to 6 players, not (?P<players>.+)\.$"),
      _("Durak is played by 2 to 6 players, not %(players)s.")),
-    (re.compile(r"^Unknown bot level (?P<level>.+)\.$"),
-     _("Unknown bot level %(level)s.")),
 )
 
 
 def reason_text(reason: str) -> str:
-    """A refusal of the engine or the services in the active language."""
+    """A refusal in the active language: engine rule errors are translated here;
+    anything else (the services' reasons, already translated) passes through."""
     reason = str(reason)
     for pattern, template in PATTERNS:
         match = pattern.match(reason)
         if match:
             return str(template) % match.groupdict()
-    return gettext(reason)
+    if reason in KNOWN_REASONS:
+        return gettext(reason)
+    return reason

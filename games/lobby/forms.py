@@ -48,7 +48,7 @@ class NewTableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["bot_level"].choices = [("", _("no bots"))] + bot_level_choices()
         if not can_rate:  # the service refuses a guest's rated table; say so up front
-            self.fields["rated"].help_text = _("Rated play needs an account: sign up first.")
+            self.fields["rated"].help_text = _("Guests cannot play rated games: sign up first.")
         self.rules = None
 
     def clean(self):
@@ -63,8 +63,6 @@ class NewTableForm(forms.Form):
             )
         except ValueError as error:
             raise forms.ValidationError(reason_text(str(error))) from None
-        if data.get("rated") and data.get("bot_level"):
-            raise forms.ValidationError(reason_text("Rated tables are for people only: no bots."))
         return data
 
     RULE_FIELDS = ("variant", "players", "partners", "deck", "first_bout_limit", "throw_in",

@@ -25,17 +25,19 @@ def _send(group: str, message: dict) -> None:
     try:
         from durak_site import embedded
 
-        if not embedded.send_from_worker_thread(layer, group, message):
+        if not embedded.send_on_site_loop(layer, group, message):
             async_to_sync(layer.group_send)(group, message)
     except Exception:  # a dropped notification must never undo a committed move
         log.exception("could not notify %s", group)
 
 
-def table_changed(table_id: int, events: list | None = None, lobby: bool = True) -> None:
-    """Send the table's group the new snapshot (and the lobby a nudge)."""
-    from games.selectors import table_snapshot
+def table_changed(table_id: int, events: list | None = None, lobby: bool = True,
+                  snapshot: dict | None = None) -> None:
+    """Send the table's group its snapshot (read now unless given) and the lobby a nudge."""
+    if snapshot is None:
+        from games.selectors import table_snapshot
 
-    snapshot = table_snapshot(table_id)
+        snapshot = table_snapshot(table_id)
     _send(table_group(table_id), {"type": "table.changed", "snapshot": snapshot, "events": events or []})
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.changed"})

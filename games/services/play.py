@@ -9,7 +9,7 @@ bots have no side door.
 
 After every change `_save` stores the position cache, the next turn deadline
 and the next bot move time (`bot_due_at`), and, once the transaction commits,
-tells the table (notify.game_changed) and nudges a worker (notify.nudge_game).
+tells the table (notify.table_changed) and nudges a worker (notify.nudge_game).
 The workers' task, `do_advance_game`, reads everything it does from the
 database, so a repeated nudge changes nothing and a lost one is picked up by
 the beat sweep (`due_game_ids`).
@@ -19,12 +19,12 @@ import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games import bots, engine
+from games import bots, engine, selectors
 from games.models import Game, GameSeat, Move, Table
 
 from . import notify
@@ -32,7 +32,7 @@ from .positions import position_of
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
 AUTOPILOT_BOT_LEVEL = "heuristic"
-BOT_PAUSE_SECONDS = (0.7, 1.6)  # a bot thinks about as long as a quick human
+BOT_PAUSE_SECONDS = (0.7, 1.6)  # a bot thinks about as long as a quick human (settings.BOT_PAUSE_SECONDS)
 
 
 class MoveRefused(Exception):
@@ -56,17 +56,17 @@ def do_player_move(*, game_id: int, user, action: str, expected_seat: int | None
     His own move resets his count of timeouts in a row.
     """
     if user is None or not user.is_authenticated:
-        raise MoveRefused(_("Sign in to play."))
+        raise MoveRefused("Sign in to play.")
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = _seats(game)
         seat = next((s for s in seats.values() if s.user_id == user.pk), None)
         if seat is None:
-            raise MoveRefused(_("You are not playing in this game."))
+            raise MoveRefused("You are not playing in this game.")
         if expected_seat is not None and expected_seat != seat.number:
-            raise MoveRefused(_("That seat is not yours."))
+            raise MoveRefused("That seat is not yours.")
         if seat.autopilot:
-            raise MoveRefused(_("Your seat is on autopilot after repeated timeouts."))
+            raise MoveRefused("Your seat is on autopilot after repeated timeouts.")
         now = timezone.now()
         position = position_of(game)
         number = game.move_count
@@ -85,7 +85,7 @@ def do_resign(*, game_id: int, user) -> None:
         seats = _seats(game)
         seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
         if seat is None:
-            raise MoveRefused(_("You are not playing in this game."))
+            raise MoveRefused("You are not playing in this game.")
         if seat.autopilot:
             return
         seat.autopilot = True
@@ -150,17 +150,19 @@ def schedule_new_game(game: Game, position: engine.Game, now=None) -> None:
 
 
 def _locked_game(game_id: int, must_be_playing: bool = True) -> Game:
+    """The game row, locked until the transaction ends (its table and host come along
+    unlocked, for the snapshot sent after the move)."""
     try:
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.objects.select_for_update(of=("self",)).select_related("table__host").get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError):
-        raise MoveRefused(_("There is no such game.")) from None
+        raise MoveRefused("There is no such game.") from None
     if must_be_playing and game.is_over:
-        raise MoveRefused(_("The game is over."))
+        raise MoveRefused("The game is over.")
     return game
 
 
 def _seats(game: Game) -> dict[int, GameSeat]:
-    return {s.number: s for s in game.seats.all()}
+    return {s.number: s for s in GameSeat.objects.filter(game=game).select_related("user")}
 
 
 def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action,
@@ -197,8 +199,12 @@ def _save(game: Game, position: engine.Game, seats: dict, now, events: list, *,
     game_id, table_id, variant = game.pk, game.table_id, game.variant
     if notify_table:
         game_over = game.is_over
-        transaction.on_commit(lambda: notify.game_changed(game_id, events, table_id=table_id,
-                                                          lobby=game_over))
+        seat_rows = [seats[n] for n in sorted(seats)]
+        # Built from the rows at hand, no query: while a game is on, the table's seats
+        # are the game's (tables.py refuses to change them), and this game is its latest.
+        transaction.on_commit(lambda: notify.table_changed(
+            table_id, events, lobby=game_over,
+            snapshot=selectors.snapshot_of(game.table, seat_rows, game, seat_rows)))
     if game.bot_due_at is not None:
         # Expired deadlines need no nudge: the beat sweep finds them within a second.
         delay = max(0.0, (game.bot_due_at - now).total_seconds())
@@ -215,7 +221,8 @@ def _schedule(game: Game, position: engine.Game, seats: dict, now) -> None:
     if game.turn_seconds and any(not seats[s].is_bot_controlled for s in to_move):
         game.deadline = now + timedelta(seconds=game.turn_seconds)
     if any(seats[s].is_bot_controlled for s in to_move):
-        game.bot_due_at = now + timedelta(seconds=random.uniform(*BOT_PAUSE_SECONDS))
+        low, high = getattr(settings, "BOT_PAUSE_SECONDS", BOT_PAUSE_SECONDS)
+        game.bot_due_at = now + timedelta(seconds=random.uniform(low, high))
 
 
 def _expire_turns(game: Game, position: engine.Game, seats: dict, now, events: list) -> int:
@@ -282,3 +289,4 @@ def _finish(game: Game, position: engine.Game, seats: dict, now) -> None:
         seat.is_loser = seat.number in position.losers
         seat.save(update_fields=["place", "counted_place", "is_loser"])
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED, updated_at=now)
+    game.table.status = Table.Status.FINISHED

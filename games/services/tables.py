@@ -4,7 +4,6 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games import bots, engine
 from games.models import Game, GameSeat, Table, TableSeat
@@ -40,25 +39,24 @@ def do_create_table(
     """Open a table. The host sits at seat 0; code (a tournament round) may seat
     given users (`seat_users`, one per seat or None) and bots, and start at once."""
     if turn_seconds not in TURN_TIMER_CHOICES:
-        raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
+        raise TableRefused("The turn timer is none, 15, 30 or 60 seconds.")
     if bot_level and not _known_level(bot_level):
-        raise TableRefused(_("Unknown bot level %(level)r.") % {"level": bot_level})
+        raise TableRefused(f"Unknown bot level {bot_level!r}.")
     for level in (bot_seats or {}).values():
         if not _known_level(level):
-            raise TableRefused(_("Unknown bot level %(level)r.") % {"level": level})
+            raise TableRefused(f"Unknown bot level {level!r}.")
     if rated and (bot_level or bot_seats):
-        raise TableRefused(_("Rated tables are for people only: no bots."))
+        raise TableRefused("Rated tables are for people only: no bots.")
     if rated and host is not None and is_guest(host):
-        raise TableRefused(_("Rated play needs an account: sign up first."))
+        raise TableRefused("Rated play needs an account: sign up first.")
     users = list(seat_users or [])
     if len(users) > rules.players:
-        raise TableRefused(_("The table has %(seats)d seats, not %(users)d.")
-                           % {"seats": rules.players, "users": len(users)})
+        raise TableRefused(f"The table has {rules.players} seats, not {len(users)}.")
     people = [u.pk for u in users if u is not None]
     if len(people) != len(set(people)):
-        raise TableRefused(_("A player takes one seat only."))
+        raise TableRefused("A player takes one seat only.")
     if rated and any(is_guest(u) for u in users if u is not None):
-        raise TableRefused(_("Rated play needs an account: sign up first."))
+        raise TableRefused("Rated play needs an account: sign up first.")
     with transaction.atomic():
         table = Table.objects.create(
             host=host, rules=rules.to_dict(), variant=rules.variant, seats_count=rules.players,
@@ -81,17 +79,17 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None) -> Tab
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.Status.WAITING:
-            raise TableRefused(_("The game at this table has already started."))
+            raise TableRefused("The game at this table has already started.")
         if table.rated and is_guest(user):
-            raise TableRefused(_("Rated play needs an account: sign up first."))
+            raise TableRefused("Rated play needs an account: sign up first.")
         if table.seats.filter(user=user).exists():
-            raise TableRefused(_("You already sit at this table."))
+            raise TableRefused("You already sit at this table.")
         free = table.seats.filter(user__isnull=True, bot_level="")
         if seat_number is not None:
             free = free.filter(number=seat_number)
         seat = free.order_by("number").first()
         if seat is None:
-            raise TableRefused(_("That seat is taken.") if seat_number is not None else _("The table is full."))
+            raise TableRefused("That seat is taken." if seat_number is not None else "The table is full.")
         seat.user = user
         seat.save(update_fields=["user"])
         if not table.seats.filter(user__isnull=True, bot_level="").exists():
@@ -105,9 +103,9 @@ def do_leave_table(*, table_id: int, user) -> None:
         table = _locked_table(table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise TableRefused(_("You do not sit at this table."))
+            raise TableRefused("You do not sit at this table.")
         if table.status == Table.Status.PLAYING:
-            raise TableRefused(_("The game is on: resign to leave it."))
+            raise TableRefused("The game is on: resign to leave it.")
         seat.user = None
         seat.save(update_fields=["user"])
         if table.host_id == user.pk:
@@ -126,16 +124,16 @@ def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
-            raise TableRefused(_("Only the host seats bots."))
+            raise TableRefused("Only the host seats bots.")
         if table.status == Table.Status.PLAYING:
-            raise TableRefused(_("The game is on."))
+            raise TableRefused("The game is on.")
         if table.rated and level:
-            raise TableRefused(_("Rated tables are for people only: no bots."))
+            raise TableRefused("Rated tables are for people only: no bots.")
         if level and not _known_level(level):
-            raise TableRefused(_("Unknown bot level %(level)r.") % {"level": level})
+            raise TableRefused(f"Unknown bot level {level!r}.")
         seat = table.seats.filter(number=seat_number, user__isnull=True).first()
         if seat is None:
-            raise TableRefused(_("That seat is not free."))
+            raise TableRefused("That seat is not free.")
         seat.bot_level = level
         seat.save(update_fields=["bot_level"])
         _notify(table)
@@ -146,12 +144,12 @@ def do_start_game(*, table_id: int, user) -> Game:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status == Table.Status.PLAYING:
-            raise TableRefused(_("The game is already on."))
+            raise TableRefused("The game is already on.")
         if table.status == Table.Status.CLOSED:
-            raise TableRefused(_("This table is closed."))
+            raise TableRefused("This table is closed.")
         seated = table.seats.filter(user=user).exists()
         if table.host_id != user.pk and not (table.status == Table.Status.FINISHED and seated):
-            raise TableRefused(_("Only the host starts the game."))
+            raise TableRefused("Only the host starts the game.")
         _fill_empty_seats(table)
         game = _deal_new_game(table)
         _notify(table)
@@ -167,7 +165,7 @@ def _fill_empty_seats(table: Table) -> None:
     empty = table.seats.filter(user__isnull=True, bot_level="")
     if empty.exists():
         if not table.bot_level:
-            raise TableRefused(_("Every seat needs a player or a bot before the deal."))
+            raise TableRefused("Every seat needs a player or a bot before the deal.")
         empty.update(bot_level=table.bot_level)
 
 
@@ -198,7 +196,7 @@ def _locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableRefused(_("There is no such table.")) from None
+        raise TableRefused("There is no such table.") from None
 
 
 def _notify(table: Table) -> None:

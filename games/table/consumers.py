@@ -24,6 +24,7 @@ from collections import deque
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import get_supported_language_variant, pgettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -121,6 +122,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ frames from the browser
 
     async def receive(self, text_data=None, bytes_data=None):
+        with translation.override(self.language):
+            await self._receive(text_data, bytes_data)
+
+    async def _receive(self, text_data, bytes_data):
         if text_data is None:
             return await self._error(pgettext("table", "Malformed message: send a JSON text frame."))
         if len(text_data) > MAX_FRAME:
@@ -186,8 +191,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat = presenters.viewer_seat(snapshot, self.user_id)
 
     async def _send_state(self):
-        context = presenters.table_context(self.snapshot, self.seat, list(self.events), viewer_id=self.user_id)
-        await self.send(text_data=rendering.live_fragments(context, self.language, self.csrf_token))
+        with translation.override(self.language):
+            context = presenters.table_context(self.snapshot, self.seat, list(self.events), viewer_id=self.user_id)
+            html = rendering.live_fragments(context, self.language, self.csrf_token)
+        await self.send(text_data=html)
 
     async def _error(self, message: str):
         await self.send(text_data=rendering.error_fragment(message, self.language))

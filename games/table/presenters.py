@@ -10,12 +10,14 @@ websocket consumer calls it for every update from the snapshot alone.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from functools import lru_cache
 
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from games import engine
 from games.engine.cards import RED_SUITS, SUIT_SYMBOLS
@@ -69,15 +71,20 @@ def bot_choices() -> list[dict]:
 SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign")  # POST views of games/lobby
 
 
-def table_urls(table_id: int) -> dict:
-    """The lobby's seat views for this table ("" for one that does not exist)."""
-    urls = {}
+@lru_cache(maxsize=256)
+def _table_urls(table_id: int) -> tuple:
+    urls = []
     for name in SEAT_ACTIONS:
         try:
-            urls[name] = reverse(f"games:table-{name}", args=[table_id])
+            urls.append((name, reverse(f"games:table-{name}", args=[table_id])))
         except NoReverseMatch:
-            urls[name] = ""
-    return urls
+            urls.append((name, ""))
+    return tuple(urls)
+
+
+def table_urls(table_id: int) -> dict:
+    """The lobby's seat views for this table ("" for one that does not exist)."""
+    return dict(_table_urls(table_id))
 
 
 # ------------------------------------------------------------------ cards
@@ -201,10 +208,10 @@ def _slots(count: int) -> list[str]:
 
 def _role(view: dict, s: dict) -> str:
     number = s["seat"]
-    if not s["in_game"]:
-        return "out"
     if view["is_over"]:
         return ""
+    if not s["in_game"]:
+        return "out"
     if number == view["defender"]:
         return "defender"
     if number == view["attacker"]:
@@ -257,6 +264,16 @@ def _names_html(numbers, names) -> str:
 
 def log_line(event: dict, names: dict[int, str]) -> str:
     """One event, already redacted for the viewer, as a translated HTML line."""
+    key = json.dumps(event, sort_keys=True, default=str)
+    return _log_line(get_language(), key, tuple(sorted(names.items())))
+
+
+@lru_cache(maxsize=4096)
+def _log_line(language: str, event_json: str, names: tuple) -> str:
+    return _format_log_line(json.loads(event_json), dict(names))
+
+
+def _format_log_line(event: dict, names: dict[int, str]) -> str:
     kind = event.get("type")
 
     def who(key="seat"):
@@ -418,7 +435,9 @@ def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_
     status = _status(view, viewer_seat, my_turn, waiting_for, over)
 
     redacted = [engine.event_for(e, viewer_seat) for e in events]
-    lines = [line for line in (log_line(e, names) for e in redacted) if line]
+    language, names_key = get_language(), tuple(sorted(names.items()))
+    lines = [_log_line(language, json.dumps(e, sort_keys=True, default=str), names_key) for e in redacted]
+    lines = [line for line in lines if line]
     context.update({
         "game": {
             "id": game["id"],

@@ -247,6 +247,20 @@ def test_r18_defender_covering_with_his_last_card_ends_the_bout_at_once():
     assert next_bout(events) == (2, 0)
 
 
+def test_r18_an_empty_hand_left_when_the_stock_runs_out_in_the_draw_leaves():
+    """R18: the defender covered with his last card while the stock still had a card; the
+    opener draws that card, the stock is empty, so the defender is out (and wins)."""
+    game = Game.from_layout(
+        Rules(), hands=[["7S", "QD"], ["8S"]], stock=["AH"], attacker=0, first_bout=False
+    )
+    play(game, (0, "attack 7S"))
+    events = play(game, (1, "defend 7S with 8S"))
+    assert kinds(events) == ["defend", "bout_end", "draw", "left", "game_over"]
+    assert draws(events) == [(0, ["AH"])]
+    assert game.places == {1: 1, 0: 2}
+    assert game.durak == 0
+
+
 # ------------------------------------------------------------------ R19
 
 

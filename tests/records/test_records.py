@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
+from django.utils import translation
 
 from games import engine
 from games.services import positions
@@ -77,7 +78,8 @@ def test_an_illegal_move_in_the_log_is_named(finished_game):
     move = finished_game.moves.order_by("number")[0]
     move.action = "take"  # nobody may take before an attack
     move.save()
-    result = verify_game(finished_game)
+    with translation.override("en"):
+        result = verify_game(finished_game)
     assert not result.ok
     assert any("Move 0" in problem and "illegal" in problem for problem in result.problems)
 
@@ -85,7 +87,8 @@ def test_an_illegal_move_in_the_log_is_named(finished_game):
 def test_a_tampered_seed_fails(finished_game):
     finished_game.seed = "0" * 64
     finished_game.save()
-    result = verify_game(finished_game)
+    with translation.override("en"):
+        result = verify_game(finished_game)
     assert not result.ok
     assert any("SHA-256" in problem for problem in result.problems)
     with pytest.raises(CommandError):
@@ -93,9 +96,15 @@ def test_a_tampered_seed_fails(finished_game):
 
 
 def test_a_tampered_result_fails(finished_game):
-    finished_game.result = {**finished_game.result, "durak": None, "draw": True, "losers": []}
+    honest = finished_game.result
+    if honest["draw"]:
+        forged = {**honest, "durak": 0, "draw": False, "losers": [0]}
+    else:
+        forged = {**honest, "durak": None, "draw": True, "losers": []}
+    finished_game.result = forged
     finished_game.save()
-    result = verify_game(finished_game)
+    with translation.override("en"):
+        result = verify_game(finished_game)
     assert not result.ok
     assert any("result" in problem for problem in result.problems)
 
@@ -131,7 +140,7 @@ def test_record_shows_every_hand_once_the_game_is_over(client, finished_game):
         shown = cards_on(fragment)
         for seat in range(2):
             assert set(position.hand(seat)) <= shown
-        assert f"?step={step}" in fragment or step == last
+        assert f"Шаг {step} из {last}" in fragment
     # Out-of-range steps are clamped, not errors.
     assert client.get(url, {"step": "9999"}).status_code == 200
     assert client.get(url, {"step": "x"}).status_code == 200

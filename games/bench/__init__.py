@@ -1,0 +1,1 @@
+"""Measurement cores behind the bench_* management commands (no Django here)."""

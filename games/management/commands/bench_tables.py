@@ -1,0 +1,548 @@
+"""Live-table benchmark: real websockets against a daphne this command starts.
+
+    python manage.py bench_tables                 # 2 and 6 seats, the default run
+    python manage.py bench_tables --seats 2 --samples 300 --rates 100,200,400
+
+What it measures, for tables of 2 and of 6 seats:
+
+- idle latency: one table, one action at a time; the time from sending the
+  action frame ({"action": ...}) on the acting seat's socket until EVERY seat's
+  socket has the state fragment showing the new move (p50/p99 ms);
+- the most actions/s with p99 <= 10 ms: open-loop, actions scheduled at a fixed
+  rate over many tables (latency counted from the scheduled time, so a server
+  falling behind shows up), rising rates;
+- saturation: every table acts again as soon as its last action reached all
+  seats (closed loop); the actions/s achieved.
+
+Setup, as `python3 dev.py serve` runs the site: one daphne process, SQLite in
+WAL mode with persistent connections (a fresh database file in a temporary
+directory, via SQLITE_PATH), the in-memory channel layer, the embedded Celery
+worker and beat; DEBUG off. The client is one asyncio process with a minimal
+websocket client (no library), on the same machine, so client and server share
+its cores: the command reports the CPU time of both.
+
+The players' moves are chosen by the "heuristic" bot from a local copy of the
+position (the engine is deterministic, so the client's copy follows the
+server's); when a game ends the table deals again (outside the timing) and its
+sockets reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import platform
+import re
+import secrets
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+INSIDE = "DURAK_BENCH_INSIDE"
+STATE_RE = re.compile(rb'id="table-state"[^>]*?data-game="(\d*)" data-moves="(\d*)"')
+P99_TARGET_MS = 10.0
+
+
+class Command(BaseCommand):
+    help = "Benchmark live tables over real websockets against a daphne it starts."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seats", default="2,6", help="table sizes, comma-separated (default 2,6)")
+        parser.add_argument("--samples", type=int, default=400, help="actions for the idle latency")
+        parser.add_argument("--rates", default="", help="open-loop rates in actions/s (default: per table size)")
+        parser.add_argument("--duration", type=float, default=4.0, help="seconds per rate / saturation step")
+        parser.add_argument("--tables", type=int, default=0, help="tables for the rate and saturation runs")
+        parser.add_argument("--debug", action="store_true", help="run daphne with DEBUG on (as dev.py serve)")
+        parser.add_argument("--no-celery", action="store_true", help="no embedded Celery in the server")
+        parser.add_argument("--json", default="", help="also write the results to this JSON file")
+
+    def handle(self, *args, **options):
+        if os.environ.get(INSIDE) != "1":
+            return self._relaunch()
+        seats = [int(s) for s in options["seats"].split(",") if s.strip()]
+        for n in seats:
+            if not 2 <= n <= 6:
+                raise CommandError("tables seat 2 to 6 players")
+        call_command("migrate", verbosity=0, interactive=False)
+        port = free_port()
+        server = start_daphne(port)
+        try:
+            results = asyncio.run(run_all(port, server.pid, seats, options, self.stdout.write))
+        finally:
+            server.terminate()
+            try:
+                server.wait(15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        results["machine"] = machine()
+        results["settings"] = {"debug": settings.DEBUG, "database": "SQLite WAL, CONN_MAX_AGE=None",
+                               "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+                               "celery_embedded": not options["no_celery"]}
+        self.stdout.write(report(results))
+        if options["json"]:
+            Path(options["json"]).write_text(json.dumps(results, indent=2))
+
+    def _relaunch(self):
+        """Run again in a child with a fresh SQLite file and production-like settings."""
+        workdir = tempfile.mkdtemp(prefix="durak-bench-")
+        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        debug = "--debug" in sys.argv
+        env.update({
+            INSIDE: "1",
+            "SQLITE_PATH": str(Path(workdir) / "bench.sqlite3"),
+            "DEBUG": "true" if debug else "false",
+            "SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40),
+            "LOG_LEVEL": "WARNING",
+            "CELERY_EMBEDDED": "false" if "--no-celery" in sys.argv else "true",
+        })
+        manage = Path(settings.BASE_DIR) / "manage.py"
+        self.stdout.write(f"bench_tables: database {env['SQLITE_PATH']}")
+        code = subprocess.call([sys.executable, str(manage), "bench_tables", *sys.argv[2:]], env=env)
+        if code:
+            raise CommandError(f"the benchmark failed (exit {code})")
+
+
+# ---------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_daphne(port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
+         "durak_site.asgi:application"],
+        cwd=settings.BASE_DIR, env=dict(os.environ),
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise CommandError("daphne did not start")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise CommandError("daphne did not start listening")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU time of a process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def machine() -> dict:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": model or platform.processor(), "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d")}
+
+
+# ---------------------------------------------------------------- a minimal websocket client
+
+
+class Socket:
+    """One browser tab: a websocket to ws/table/<id>/ that tracks the state it shows."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.game = None
+        self.moves = -1
+        self.waiter: asyncio.Future | None = None
+        self.want = None
+        self.frames = 0
+        self.task = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, path: str, cookie: str) -> "Socket":
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write((
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+            f"Cookie: sessionid={cookie}\r\n\r\n"
+        ).encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise CommandError(f"websocket refused: {head[:200]!r}")
+        return cls(reader, writer)
+
+    async def _read(self):
+        reader = self.reader
+        try:
+            while True:
+                b1, b2 = await reader.readexactly(2)
+                length = b2 & 0x7F
+                if length == 126:
+                    (length,) = struct.unpack("!H", await reader.readexactly(2))
+                elif length == 127:
+                    (length,) = struct.unpack("!Q", await reader.readexactly(8))
+                payload = await reader.readexactly(length)
+                opcode = b1 & 0x0F
+                if opcode == 8:
+                    return
+                if opcode != 1:
+                    continue
+                self.frames += 1
+                found = STATE_RE.search(payload)
+                if found:
+                    game, moves = found.groups()
+                    self.game = int(game) if game else None
+                    self.moves = int(moves) if moves else 0
+                    if self.waiter is not None and not self.waiter.done() and self.reached(*self.want):
+                        self.waiter.set_result(time.perf_counter())
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            return
+
+    def reached(self, game: int, moves: int) -> bool:
+        return self.game == game and self.moves >= moves
+
+    def expect(self, game: int, moves: int) -> asyncio.Future:
+        self.want = (game, moves)
+        self.waiter = asyncio.get_running_loop().create_future()
+        if self.reached(game, moves):
+            self.waiter.set_result(time.perf_counter())
+        return self.waiter
+
+    def send(self, text: str) -> None:
+        payload = text.encode()
+        mask = os.urandom(4)
+        n = len(payload)
+        header = bytes([0x81, 0x80 | n]) if n < 126 else bytes([0x81, 0x80 | 126]) + struct.pack("!H", n)
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "big")).to_bytes(n, "big")
+        self.writer.write(header + mask + masked)
+
+    async def close(self):
+        try:
+            self.writer.write(bytes([0x88, 0x80]) + os.urandom(4))
+            self.writer.close()
+        except (ConnectionError, RuntimeError):
+            pass
+        self.task.cancel()
+
+
+# ---------------------------------------------------------------- tables and players
+
+
+def create_tables(count: int, seats: int) -> list[dict]:
+    """Tables of `seats` signed-in players, dealt; their sessions and positions."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games import engine
+    from games.services import tables
+
+    User = get_user_model()
+    created = []
+    for _ in range(count):
+        users = [User.objects.create_user(f"bench-{secrets.token_hex(5)}") for _ in range(seats)]
+        cookies = []
+        for user in users:
+            client = Client()
+            client.force_login(user)
+            cookies.append(client.cookies["sessionid"].value)
+        table = tables.do_create_table(rules=engine.Rules(players=seats), host=users[0], seat_users=users,
+                                       start=True)
+        created.append({"table": table.pk, "users": [u.pk for u in users], "cookies": cookies})
+    return created
+
+
+def deal_again(table_id: int, host_id: int):
+    from django.contrib.auth import get_user_model
+
+    from games.services import tables
+
+    game = tables.do_start_game(table_id=table_id, user=get_user_model().objects.get(pk=host_id))
+    return game.pk, game.state_json
+
+
+def current_game(table_id: int):
+    from games.models import Game
+
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    return game.pk, game.state_json
+
+
+class Table:
+    def __init__(self, port: int, info: dict):
+        from games import bots
+
+        self.port = port
+        self.id = info["table"]
+        self.users = info["users"]
+        self.cookies = info["cookies"]
+        self.sockets: list[Socket] = []
+        self.bot = bots.get_bot("heuristic", seed=self.id)
+        self.game_id = None
+        self.position = None
+        self.moves = 0
+
+    async def connect(self):
+        from asgiref.sync import sync_to_async
+
+        from games import engine
+
+        self.game_id, state = await sync_to_async(current_game)(self.id)
+        self.position = engine.Game.from_json(state)
+        self.moves = 0
+        self.sockets = [await Socket.open(self.port, f"/ws/table/{self.id}/", c) for c in self.cookies]
+        await asyncio.gather(*(s.expect(self.game_id, 0) for s in self.sockets))
+
+    async def close(self):
+        for s in self.sockets:
+            await s.close()
+
+    def next_action(self):
+        seat = self.position.to_move()[0]
+        return seat, self.bot.choose(self.position.view(seat))
+
+    async def act(self, scheduled: float | None = None) -> float:
+        """One action; seconds until every seat shows it (from `scheduled` when given)."""
+        seat, action = self.next_action()
+        target = self.moves + 1
+        waits = [s.expect(self.game_id, target) for s in self.sockets]
+        start = time.perf_counter()
+        self.sockets[seat].send(json.dumps({"action": action}))
+        done = await asyncio.wait_for(asyncio.gather(*waits), timeout=30)
+        self.position.act(seat, action)
+        self.moves = target
+        elapsed = max(done) - (scheduled if scheduled is not None else start)
+        if self.position.is_over:
+            await self.new_game()
+        return elapsed
+
+    async def new_game(self):
+        from asgiref.sync import sync_to_async
+
+        await self.close()
+        await sync_to_async(deal_again)(self.id, self.users[0])
+        await self.connect()
+
+
+# ---------------------------------------------------------------- the runs
+
+
+def pct(values, q):
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def summary(latencies_s):
+    ms = [x * 1000 for x in latencies_s]
+    return {"n": len(ms), "p50": round(pct(ms, 50), 2), "p99": round(pct(ms, 99), 2),
+            "mean": round(statistics.fmean(ms), 2) if ms else None}
+
+
+async def open_tables(port, count, seats):
+    from asgiref.sync import sync_to_async
+
+    infos = await sync_to_async(create_tables)(count, seats)
+    tables = [Table(port, info) for info in infos]
+    for table in tables:
+        await table.connect()
+    return tables
+
+
+async def idle_latency(port, seats, samples):
+    (table,) = await open_tables(port, 1, seats)
+    for _ in range(20):  # warm up
+        await table.act()
+        await asyncio.sleep(0.002)
+    latencies = []
+    for _ in range(samples):
+        latencies.append(await table.act())
+        await asyncio.sleep(0.005)  # idle: the server is quiet when the action arrives
+    await table.close()
+    return summary(latencies)
+
+
+async def open_loop(tables, rate, duration):
+    """Actions at a fixed rate over the tables (each table one action at a time)."""
+    idle: asyncio.Queue = asyncio.Queue()
+    for table in tables:
+        idle.put_nowait(table)
+    latencies = []
+    errors = 0
+
+    async def one(table, scheduled):
+        nonlocal errors
+        try:
+            latencies.append(await table.act(scheduled))
+        except (asyncio.TimeoutError, ConnectionError):
+            errors += 1
+        idle.put_nowait(table)
+
+    start = time.perf_counter()
+    total = int(rate * duration)
+    pending = []
+    for i in range(total):
+        scheduled = start + i / rate
+        delay = scheduled - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        table = await idle.get()
+        pending.append(asyncio.create_task(one(table, scheduled)))
+    await asyncio.gather(*pending)
+    elapsed = time.perf_counter() - start
+    return {"rate": rate, "achieved": round(len(latencies) / elapsed, 1), "errors": errors, **summary(latencies)}
+
+
+async def closed_loop(tables, duration):
+    latencies = []
+    stop = time.perf_counter() + duration
+
+    async def drive(table):
+        while time.perf_counter() < stop:
+            latencies.append(await table.act())
+
+    start = time.perf_counter()
+    await asyncio.gather(*(drive(t) for t in tables))
+    elapsed = time.perf_counter() - start
+    return {"tables": len(tables), "achieved": round(len(latencies) / elapsed, 1), **summary(latencies)}
+
+
+DEFAULT_RATES = {2: [50, 100, 200, 300, 400, 500, 600, 800], 6: [25, 50, 100, 150, 200, 250, 300]}
+
+
+async def run_all(port, server_pid, seat_sizes, options, say):
+    results = {"idle": {}, "rates": {}, "best_rate": {}, "saturation": {}, "cpu": {}}
+    for seats in seat_sizes:
+        cpu0, client0 = cpu_seconds(server_pid), time.process_time()
+        say(f"tables of {seats}: idle latency ({options['samples']} actions)...")
+        results["idle"][seats] = await idle_latency(port, seats, options["samples"])
+        say(f"  {results['idle'][seats]}")
+        count = options["tables"] or (16 if seats == 2 else 8)
+        tables = await open_tables(port, count, seats)
+        rates = [int(r) for r in options["rates"].split(",") if r.strip()] or DEFAULT_RATES.get(seats, [50, 100])
+        results["rates"][seats] = []
+        for rate in rates:
+            row = await open_loop(tables, rate, options["duration"])
+            results["rates"][seats].append(row)
+            say(f"  open loop {row}")
+            if row["p99"] > 5 * P99_TARGET_MS or row["achieved"] < 0.8 * rate:
+                break
+            await asyncio.sleep(0.3)
+        sustained = [r for r in results["rates"][seats] if r["p99"] <= P99_TARGET_MS and not r["errors"]]
+        results["best_rate"][seats] = max((r["rate"] for r in sustained), default=None)
+        best = None
+        for count_tables in sorted({len(tables), max(2, len(tables) // 2)}):
+            row = await closed_loop(tables[:count_tables], options["duration"])
+            say(f"  saturation {row}")
+            if best is None or row["achieved"] > best["achieved"]:
+                best = row
+        results["saturation"][seats] = best
+        for table in tables:
+            await table.close()
+        results["cpu"][seats] = {"server_s": round(cpu_seconds(server_pid) - cpu0, 1),
+                                 "client_s": round(time.process_time() - client0, 1)}
+    results["service_path"] = await service_path_costs(seat_sizes)
+    return results
+
+
+async def service_path_costs(seat_sizes):
+    """Where the time goes, in this process: one do_player_move (transaction, engine,
+    move log, snapshot for the group) and one seat's rendering of the snapshot."""
+    from asgiref.sync import sync_to_async
+
+    return await sync_to_async(_service_path_costs)(seat_sizes)
+
+
+def _service_path_costs(seat_sizes):
+    from unittest import mock
+
+    from django.contrib.auth import get_user_model
+
+    from games import engine
+    from games.selectors import table_snapshot
+    from games.services import notify, play
+
+    out = {}
+    for seats in seat_sizes:
+        info = create_tables(1, seats)[0]
+        users = {u.pk: u for u in get_user_model().objects.filter(pk__in=info["users"])}
+        table_id = info["table"]
+        timings = {"do_player_move": [], "table_snapshot": [], "render_one_seat": []}
+        from games.table import presenters, rendering
+
+        made = 0
+        with mock.patch.object(notify, "_send", lambda group, message: None):
+            while made < 200:
+                game_id, state = current_game(table_id)
+                position = engine.Game.from_json(state)
+                if position.is_over:
+                    deal_again(table_id, info["users"][0])
+                    continue
+                seat = position.to_move()[0]
+                from games import bots
+
+                action = bots.get_bot("heuristic", seed=made).choose(position.view(seat))
+                t0 = time.perf_counter()
+                play.do_player_move(game_id=game_id, user=users[info["users"][seat]], action=action)
+                t1 = time.perf_counter()
+                snapshot = table_snapshot(table_id)
+                t2 = time.perf_counter()
+                context = presenters.table_context(snapshot, seat, [], viewer_id=info["users"][seat])
+                rendering.live_fragments(context, "ru", "")
+                t3 = time.perf_counter()
+                timings["do_player_move"].append(t1 - t0)
+                timings["table_snapshot"].append(t2 - t1)
+                timings["render_one_seat"].append(t3 - t2)
+                made += 1
+        out[seats] = {name: summary(values) for name, values in timings.items()}
+    return out
+
+
+def report(results) -> str:
+    m = results["machine"]
+    lines = [
+        "",
+        f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, {m['date']}",
+        f"settings: {results['settings']}",
+        "",
+        "| table | idle p50 ms | idle p99 ms | most actions/s with p99 <= 10 ms | saturation actions/s (p99 ms) |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for seats, idle in results["idle"].items():
+        sat = results["saturation"].get(seats) or {}
+        best = results["best_rate"].get(seats)
+        lines.append(f"| {seats} seats | {idle['p50']} | {idle['p99']} | {best if best else '< lowest rate'} | "
+                     f"{sat.get('achieved')} ({sat.get('p99')}) |")
+    lines.append("")
+    for seats, rows in results["rates"].items():
+        if rows:
+            lines.append(f"open loop, {seats} seats: " + "; ".join(
+                f"{r['rate']}/s -> p50 {r['p50']} p99 {r['p99']}" for r in rows))
+    lines.append(f"CPU seconds (server daphne / client) per table size: {results['cpu']}")
+    lines.append("service path, in-process (ms):")
+    for seats, costs in results["service_path"].items():
+        lines.append(f"  {seats} seats: " + ", ".join(f"{k} p50 {v['p50']} p99 {v['p99']}" for k, v in costs.items()))
+    return "\n".join(lines) + "\n"

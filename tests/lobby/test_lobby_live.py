@@ -1,0 +1,79 @@
+"""The lobby's websocket, over the real ASGI application."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from durak_site.asgi import application
+from games import engine
+from games.services import tables as table_services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+@database_sync_to_async
+def make_user(name):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(name, password="pw-secret-123")
+
+
+@database_sync_to_async
+def open_table(host, **options):
+    return table_services.do_create_table(rules=engine.Rules(players=3), host=host, **options)
+
+
+@database_sync_to_async
+def join(table, user):
+    return table_services.do_join_table(table_id=table.pk, user=user)
+
+
+async def connect(headers=()):
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN, *headers])
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def test_lobby_socket_gets_the_list_and_every_change():
+    host = await make_user("host")
+    guest = await make_user("guest")
+    communicator = await connect()
+    try:
+        first = await communicator.receive_from(timeout=10)
+        assert 'id="lobby-tables"' in first and 'hx-swap-oob="true"' in first
+        assert "Открытые столы" in first  # Russian by default
+
+        table = await open_table(host)
+        frame = await communicator.receive_from(timeout=10)
+        assert f'id="lobby-table-{table.pk}"' in frame
+        assert "host" in frame
+
+        await join(table, guest)
+        frame = await communicator.receive_from(timeout=10)
+        assert "guest" in frame.split(f'id="lobby-table-{table.pk}"')[1]
+
+        private = await open_table(host, is_private=True)
+        frame = await communicator.receive_from(timeout=10)
+        assert f'id="lobby-table-{private.pk}"' not in frame
+    finally:
+        await communicator.disconnect()
+
+
+async def test_lobby_socket_speaks_the_page_language():
+    communicator = await connect(headers=[(b"cookie", b"django_language=en")])
+    try:
+        frame = await communicator.receive_from(timeout=10)
+        assert "Open tables" in frame
+    finally:
+        await communicator.disconnect()
+
+
+async def test_lobby_socket_refuses_a_foreign_origin():
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await communicator.connect()
+    assert not connected

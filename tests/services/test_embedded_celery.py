@@ -1,0 +1,25 @@
+"""`python3 dev.py serve` runs Celery's worker and beat inside the site process.
+
+The test starts them in a subprocess (file SQLite database, in-memory broker):
+tests/scaleout/inner/test_embedded.py. The settings side is checked here.
+"""
+
+from django.conf import settings
+
+from durak_site.celery import app
+from tests.scaleout.runner import run_inner
+
+
+def test_settings_for_the_embedded_mode():
+    assert settings.CELERY_EMBEDDED is False  # never inside pytest unless a test starts it
+    assert set(settings.CELERY_WORKER_QUEUES) == {"default", "podkidnoy", "perevodnoy"}
+    sweep = settings.CELERY_BEAT_SCHEDULE["sweep-due-games"]
+    assert sweep["task"] == "games.tasks.sweep_due_games" and sweep["schedule"] == 1.0
+    assert sweep["options"]["queue"] == "default"
+    if not settings.REDIS_URL:
+        assert app.conf.broker_url.startswith("memory://")
+
+
+def test_embedded_worker_and_beat_move_bots(tmp_path):
+    counts = run_inner({"DURAK_TEST_SQLITE_FILE": str(tmp_path / "test-db.sqlite3")}, "test_embedded.py")
+    assert counts.get("passed", 0) == 1, counts

@@ -1,0 +1,491 @@
+"""The live table over the real ASGI application (channels' WebsocketCommunicator)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from durak_site.asgi import application
+from games import bots, engine
+from games.models import ChatMessage, Game, Table
+from games.services import tables as table_services
+
+from .helpers import card_codes
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+MOVES_RE = re.compile(r'data-moves="(\d*)"')
+
+
+# ------------------------------------------------------------------ helpers
+
+
+@database_sync_to_async
+def make_user(name: str):
+    return get_user_model().objects.create_user(name, password="pw-secret-123")
+
+
+@database_sync_to_async
+def session_cookie(user, invited=()) -> str:
+    client = Client()
+    client.force_login(user)
+    if invited:
+        session = client.session
+        session["invited_tables"] = list(invited)
+        session.save()
+    return client.cookies["sessionid"].value
+
+
+@database_sync_to_async
+def anonymous_invited_cookie(table_id: int) -> str:
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session["invited_tables"] = [table_id]
+    session.save()
+    return session.session_key
+
+
+@database_sync_to_async
+def open_table(users, rules=None, **options) -> Table:
+    return table_services.do_create_table(rules=rules or engine.Rules(players=len(users)),
+                                          seat_users=list(users), start=True, **options)
+
+
+@database_sync_to_async
+def current_game(table_id: int) -> Game:
+    return Game.objects.filter(table_id=table_id).order_by("-number").first()
+
+
+@database_sync_to_async
+def get_page(cookie: str | None, table_id: int, language: str = "ru"):
+    client = Client(headers={"accept-language": language})
+    if cookie:
+        client.cookies["sessionid"] = cookie
+    return client.get(f"/table/{table_id}/")
+
+
+async def connect(table_id: int, cookie: str | None = None, language: str | None = None, origin=ORIGIN):
+    cookies = []
+    if cookie:
+        cookies.append(f"sessionid={cookie}")
+    if language:
+        cookies.append(f"django_language={language}")
+    headers = [origin]
+    if cookies:
+        headers.append((b"cookie", "; ".join(cookies).encode()))
+    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+async def connected(table_id: int, cookie=None, language=None):
+    communicator, ok = await connect(table_id, cookie, language)
+    assert ok
+    first = await communicator.receive_from(timeout=5)
+    assert 'id="table-state"' in first and 'hx-swap-oob="true"' in first
+    return communicator, first
+
+
+async def frame_with_moves(communicator, move_count: int, seen: list | None = None) -> str:
+    """Receive frames until the state after `move_count` moves arrives (keep them all in `seen`)."""
+    for _ in range(20):
+        frame = await communicator.receive_from(timeout=5)
+        if seen is not None:
+            seen.append(frame)
+        match = MOVES_RE.search(frame)
+        if match and match.group(1) and int(match.group(1)) >= move_count:
+            return frame
+    raise AssertionError(f"no state after {move_count} moves")
+
+
+async def error_frame(communicator) -> str:
+    """The next frame with the error area (chat lines and states before it are skipped)."""
+    for _ in range(20):
+        frame = await communicator.receive_from(timeout=5)
+        if 'id="table-error"' in frame:
+            return frame
+    raise AssertionError("no error frame")
+
+
+def error_text(frame: str) -> str:
+    match = re.search(r'<div id="table-error"[^>]*>(.*?)</div>', frame, re.S)
+    assert match, frame
+    return match.group(1).strip()
+
+
+def send(communicator, **fields):
+    fields.setdefault("HEADERS", {"HX-Request": "true", "HX-Trigger": None, "HX-Target": "table-live"})
+    return communicator.send_to(text_data=json.dumps(fields))
+
+
+def visible_now(position: engine.Game, seat: int | None) -> set[str]:
+    """The cards `seat` may see in this position (own hand, table, face-up trump, known cards)."""
+    view = position.view(seat)
+    cards = set(view["hand"] or [])
+    cards |= {c for pair in view["table"] for c in pair if c}
+    if view["trump_card"]:
+        cards.add(view["trump_card"])
+    for s in view["seats"]:
+        cards |= set(s["known"])
+    return cards
+
+
+def event_cards(events, seat) -> set[str]:
+    cards = set()
+    for event in events:
+        event = engine.event_for(event, seat)
+        for key in ("card", "target", "took"):
+            if event.get(key):
+                cards.add(event[key])
+        cards |= set(event.get("cards", []))
+    return cards
+
+
+# ------------------------------------------------------------------ tests
+
+
+async def test_a_seat_gets_its_own_fragment_on_connect():
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    communicator, first = await connected(table.pk, await session_cookie(alice))
+    try:
+        assert 'id="table-log"' in first
+        assert 'data-seat="0"' in first
+        hand = set(position.hand(0))
+        shown = set(re.findall(r'<button type="button" class="t-card[^"]*" data-card="([^"]+)"', first))
+        assert shown == hand
+        assert not card_codes(first) & set(position.hand(1)) - visible_now(position, 0)
+        assert "Ходы" in first  # Russian by default
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        engine.Rules(players=2),
+        engine.Rules(variant="perevodnoy", players=3),
+        engine.Rules(variant="perevodnoy", players=4, partners=True, trump_six_swap=True),
+    ],
+    ids=["podkidnoy-2", "perevodnoy-3", "perevodnoy-partners"],
+)
+async def test_whole_game_over_sockets_never_leaks_a_hidden_card(rules):
+    users = [await make_user(f"p{i}") for i in range(rules.players)]
+    table = await open_table(users, rules)
+    cookies = [await session_cookie(u) for u in users]
+    sockets, frames, allowed = [], [], []
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    for seat, cookie in enumerate(cookies):
+        communicator, first = await connected(table.pk, cookie)
+        sockets.append(communicator)
+        frames.append([first])
+        allowed.append(visible_now(position, seat))
+    spectator, first = await connected(table.pk)  # anonymous: the public view
+    sockets.append(spectator)
+    frames.append([first])
+    allowed.append(visible_now(position, None))
+    seats = list(range(rules.players)) + [None]
+    try:
+        for seat in seats:
+            leaked = card_codes(frames[seats.index(seat)][0]) - allowed[seats.index(seat)]
+            assert not leaked, f"seat {seat} saw {leaked} on connect"
+        moves = 0
+        last = [""] * len(seats)
+        while not position.is_over:
+            assert moves < 600, "the game does not end"
+            mover = position.to_move()[0]
+            choice = bots.get_bot("heuristic", seed=moves).choose(position.view(mover))
+            assert choice in position.legal_actions(mover)
+            events = position.copy().act(mover, choice)
+            await send(sockets[mover], action=choice, seat=str(mover), table=str(table.pk), game=str(game.pk))
+            assert error_text(await error_frame(sockets[mover])) == ""
+            moves += 1
+            game = await current_game(table.pk)
+            assert game.move_count == moves
+            position = engine.Game.from_json(game.state_json)
+            for index, seat in enumerate(seats):
+                allowed[index] |= visible_now(position, seat) | event_cards(events, seat)
+                received = []
+                last[index] = await frame_with_moves(sockets[index], moves, received)
+                for frame in received:
+                    leaked = card_codes(frame) - allowed[index]
+                    assert not leaked, f"seat {seat} was sent {leaked} after move {moves} ({choice})"
+        # Every socket saw the result; pages served to each seat leak nothing either.
+        assert all('class="t-result"' in frame for frame in last)
+        for seat, cookie in enumerate(cookies):
+            page = (await get_page(cookie, table.pk)).content.decode()
+            assert not card_codes(page) - allowed[seat]
+            assert "Игра окончена" in page
+        page = (await get_page(None, table.pk)).content.decode()
+        assert not card_codes(page) - allowed[-1]
+    finally:
+        for communicator in sockets:
+            await communicator.disconnect()
+    final = await current_game(table.pk)
+    assert final.status == Game.Status.FINISHED and final.result
+
+
+async def test_pages_mid_game_show_only_the_viewers_cards():
+    alice, bob, carol = await make_user("alice"), await make_user("bob"), await make_user("carol")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    for user, seat in ((alice, 0), (bob, 1), (carol, None)):
+        response = await get_page(await session_cookie(user), table.pk)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert 'hx-ext="ws"' in page and f'ws-connect="/ws/table/{table.pk}/"' in page
+        assert not card_codes(page) - visible_now(position, seat)
+        if seat is not None:
+            assert set(position.hand(seat)) <= card_codes(page)
+    page = (await get_page(None, table.pk, "en")).content.decode()
+    assert "watching" in page and not card_codes(page) - visible_now(position, None)
+
+
+async def test_bad_frames_are_refused_and_change_nothing():
+    alice, bob, carol = await make_user("alice"), await make_user("bob"), await make_user("carol")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    attacker = position.to_move()[0]
+    owner = [alice, bob][attacker]
+    card = position.hand(attacker)[0]
+    communicator, _ = await connected(table.pk, await session_cookie(owner), language="en")
+    try:
+        bad = [
+            ("not json at all", "not JSON"),
+            ("[1, 2]", "expected a JSON object"),
+            (json.dumps({"HEADERS": {}}), "has no action"),
+            (json.dumps({"action": 7}), "Malformed action"),
+            (json.dumps({"action": ""}), "Malformed action"),
+            (json.dumps({"action": f"attack {card}", "seat": str(1 - attacker)}), "That seat is not yours"),
+            (json.dumps({"action": f"attack {card}", "seat": "x"}), "the seat is a number"),
+            (json.dumps({"action": f"attack {card}", "table": str(table.pk + 1000)}), "another table"),
+            (json.dumps({"action": f"attack {card}", "game": str(game.pk + 1000)}), "another game"),
+            (json.dumps({"action": "x" * 100}), "Malformed action"),
+            ("{" * 5000, "too long"),
+        ]
+        for text, reason in bad:
+            await communicator.send_to(text_data=text)
+            frame = await error_frame(communicator)
+            assert reason in error_text(frame), (text[:40], error_text(frame))
+            assert 'hx-swap-oob="true"' in frame
+        await communicator.send_to(bytes_data=b"\x00\x01")
+        assert "JSON text frame" in error_text(await error_frame(communicator))
+        assert (await current_game(table.pk)).move_count == 0
+        # The connection was kept: a good move still goes through.
+        await send(communicator, action=f"attack {card}", seat=str(attacker), table=str(table.pk))
+        assert error_text(await error_frame(communicator)) == ""
+        await frame_with_moves(communicator, 1)
+        assert (await current_game(table.pk)).move_count == 1
+    finally:
+        await communicator.disconnect()
+
+    # A socket that is not logged in watches, and may not move.
+    anonymous, _ = await connected(table.pk, language="en")
+    try:
+        await send(anonymous, action="take")
+        assert "Sign in to play" in error_text(await error_frame(anonymous))
+    finally:
+        await anonymous.disconnect()
+    # A signed-in spectator may not move either.
+    watcher, _ = await connected(table.pk, await session_cookie(carol), language="en")
+    try:
+        await send(watcher, action="take")
+        assert "only its players move" in error_text(await error_frame(watcher))
+    finally:
+        await watcher.disconnect()
+    assert (await current_game(table.pk)).move_count == 1
+
+
+async def test_a_foreign_origin_is_refused_at_the_handshake():
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    communicator, ok = await connect(table.pk, await session_cookie(alice), origin=(b"origin", b"http://evil.example"))
+    assert not ok
+    communicator, ok = await connect(table.pk, await session_cookie(alice), origin=(b"x-none", b""))
+    assert not ok  # no Origin at all
+
+
+async def test_an_illegal_move_shows_the_engines_reason():
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    attacker = position.to_move()[0]
+    other = 1 - attacker
+    not_mine = position.hand(other)[0]
+    users = [alice, bob]
+    me, _ = await connected(table.pk, await session_cookie(users[attacker]), language="en")
+    them, _ = await connected(table.pk, await session_cookie(users[other]), language="en")
+    try:
+        await send(me, action=f"attack {not_mine}")
+        assert error_text(await error_frame(me)) == f"You do not hold {not_mine}."
+        mine = position.hand(other)[1]
+        await send(them, action=f"attack {mine}")
+        reason = error_text(await error_frame(them))
+        assert "Only the attacker" in reason
+        await send(me, action="fly away")
+        assert "Malformed action" in error_text(await error_frame(me))
+        assert (await current_game(table.pk)).move_count == 0
+        await me.receive_nothing(timeout=0.2)
+        await them.receive_nothing(timeout=0.2)
+    finally:
+        await me.disconnect()
+        await them.disconnect()
+
+
+async def test_chat_is_escaped_limited_and_rate_limited():
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    a, _ = await connected(table.pk, await session_cookie(alice), language="en")
+    b, _ = await connected(table.pk, await session_cookie(bob), language="en")
+    anonymous, _ = await connected(table.pk, language="en")
+    try:
+        await send(a, chat="<script>alert(1)</script> & hi")
+        assert error_text(await error_frame(a)) == ""
+        for communicator in (a, b, anonymous):
+            frame = await communicator.receive_from(timeout=5)
+            assert 'id="chat-messages" hx-swap-oob="beforeend"' in frame
+            assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; hi" in frame
+            assert "<script>" not in frame
+            assert "alice" in frame
+        await send(a, chat="x" * 301)
+        assert "at most 300" in error_text(await error_frame(a))
+        await send(a, chat="   ")
+        assert "empty" in error_text(await error_frame(a))
+        await send(a, chat=["list"])
+        assert "text" in error_text(await error_frame(a))
+        await send(anonymous, chat="hello")
+        assert "Sign in to chat" in error_text(await error_frame(anonymous))
+        for i in range(4):
+            await send(a, chat=f"message {i}")
+            assert error_text(await error_frame(a)) == ""
+            await a.receive_from(timeout=5)
+        await send(a, chat="one too many")
+        assert "too fast" in error_text(await error_frame(a))
+        # Others are not limited by alice's rate.
+        await send(b, chat="bob here")
+        assert error_text(await error_frame(b)) == ""
+        assert await database_sync_to_async(ChatMessage.objects.filter(user=alice).count)() == 5
+        # The page shows the history, escaped.
+        page = (await get_page(await session_cookie(bob), table.pk)).content.decode()
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+    finally:
+        for communicator in (a, b, anonymous):
+            await communicator.disconnect()
+
+
+async def test_a_reconnecting_socket_gets_the_full_state_and_log():
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    cookies = [await session_cookie(alice), await session_cookie(bob)]
+    sockets = [(await connected(table.pk, c, "en"))[0] for c in cookies]
+    for moves in range(1, 4):
+        mover = position.to_move()[0]
+        action = bots.get_bot("heuristic", seed=moves).choose(position.view(mover))
+        await send(sockets[mover], action=action)
+        assert error_text(await error_frame(sockets[mover])) == ""
+        for communicator in sockets:
+            await frame_with_moves(communicator, moves)
+        position = engine.Game.from_json((await current_game(table.pk)).state_json)
+    await sockets[0].disconnect()
+    again, first = await connected(table.pk, cookies[0], "en")
+    try:
+        assert 'data-moves="3"' in first
+        hand = set(re.findall(r'<button type="button" class="t-card[^"]*" data-card="([^"]+)"', first))
+        assert hand == set(position.hand(0))
+        log = first.split('id="table-log"')[1]
+        assert "The cards are dealt" in log and log.count("<li>") >= 3
+    finally:
+        await again.disconnect()
+        await sockets[1].disconnect()
+
+
+async def test_private_tables_admit_players_and_invited_guests_only():
+    alice, bob, carol = await make_user("alice"), await make_user("bob"), await make_user("carol")
+    table = await open_table([alice, bob], is_private=True)
+    communicator, ok = await connect(table.pk)
+    assert not ok
+    communicator, ok = await connect(table.pk, await session_cookie(carol))
+    assert not ok
+    assert (await get_page(await session_cookie(carol), table.pk)).status_code == 404
+    communicator, ok = await connect(table.pk, await session_cookie(carol, invited=[table.pk]))
+    assert ok
+    await communicator.disconnect()
+    communicator, ok = await connect(table.pk, await anonymous_invited_cookie(table.pk))
+    assert ok
+    await communicator.disconnect()
+    communicator, first = await connected(table.pk, await session_cookie(bob))
+    await communicator.disconnect()
+    communicator, ok = await connect(99999)
+    assert not ok
+
+
+@database_sync_to_async
+def make_guest(name: str):
+    from games.models import Profile
+
+    user = get_user_model().objects.create_user(name)
+    Profile.objects.create(user=user, is_guest=True)
+    return user
+
+
+async def test_a_guest_may_chat_and_play():
+    guest, bob = await make_guest("guest-1"), await make_user("bob")
+    table = await open_table([guest, bob])
+    communicator, first = await connected(table.pk, await session_cookie(guest), "en")
+    try:
+        assert 'data-seat="0"' in first
+        await send(communicator, chat="hi from a guest")
+        assert error_text(await error_frame(communicator)) == ""
+        assert "hi from a guest" in await communicator.receive_from(timeout=5)
+    finally:
+        await communicator.disconnect()
+
+
+@database_sync_to_async
+def waiting_table(host):
+    return table_services.do_create_table(rules=engine.Rules(players=2), host=host)
+
+
+async def test_a_waiting_table_offers_the_seat_controls():
+    from django.urls import reverse
+
+    host, guest = await make_user("host"), await make_user("visitor")
+    table = await waiting_table(host)
+    page = (await get_page(await session_cookie(host), table.pk, "en")).content.decode()
+    assert reverse("games:table-start", args=[table.pk]) in page
+    assert reverse("games:table-bot", args=[table.pk]) in page
+    assert reverse("games:table-leave", args=[table.pk]) in page
+    assert "csrfmiddlewaretoken" in page
+    # Over the socket the forms carry the CSRF token from the browser's cookie.
+    cookie = await session_cookie(guest)
+    communicator = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[
+        ORIGIN, (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode())])
+    ok, _ = await communicator.connect(timeout=5)
+    assert ok
+    try:
+        frame = await communicator.receive_from(timeout=5)
+        assert reverse("games:table-join", args=[table.pk]) in frame
+        assert f'name="csrfmiddlewaretoken" value="{"k" * 32}"' in frame
+        assert reverse("games:table-start", args=[table.pk]) not in frame  # not the host
+        # The table changes (someone sits down): the socket hears of it.
+        await database_sync_to_async(table_services.do_join_table)(table_id=table.pk, user=guest)
+        frame = await communicator.receive_from(timeout=5)
+        assert 'data-seat="1"' in frame and 'data-moves="0"' in frame  # full: it dealt itself
+    finally:
+        await communicator.disconnect()
