@@ -199,7 +199,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 if not REDIS_URL:
     # The in-memory transport is polled: poll often so a bot's nudge is not late.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).
 BOT_PAUSE_SECONDS = tuple(float(x) for x in env_list("BOT_PAUSE_SECONDS", ["0.7", "1.6"]))[:2]
 # Without REDIS_URL the site process runs a Celery worker and beat in threads

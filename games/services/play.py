@@ -124,9 +124,16 @@ def do_advance_game(*, game_id: int, now=None) -> int:
             made = _expire_turns(game, position, seats, now, events)
         if not made and bot_due:
             made = _play_one_bot_move(game, position, seats, now, events)
-        # Also when nothing was made: a stale deadline or bot time is replaced
-        # by the right one, so the beat sweep stops finding the game.
-        _save(game, position, seats, now, events, cache=bool(made), notify_table=bool(made))
+        if made:
+            _save(game, position, seats, now, events)
+        else:
+            # A time with nobody behind it (no human awaited, no bot to move): clear
+            # it, so the beat sweep stops finding the game; a running clock stays.
+            if timer_due:
+                game.deadline = None
+            if bot_due:
+                game.bot_due_at = None
+            game.save(update_fields=["deadline", "bot_due_at"])
         return made
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from games.engine import Action, Game, IllegalAction, Rules, event_for, parse_action
 from games.engine.cards import deck
+from tests.engine.rulebook import legal, play
 
 CARD = r"(?:[2-9]|10|J|Q|K|A)[SHDC]"
 ACTION_TEXT = re.compile(
@@ -16,17 +17,6 @@ ACTION_TEXT = re.compile(
 )
 
 # --------------------------------------------------------------- helpers
-
-
-def legal(game, seat):
-    return {str(a) for a in game.legal_actions(seat)}
-
-
-def play(game, *moves):
-    events = []
-    for seat, text in moves:
-        events.extend(game.act(seat, text))
-    return events
 
 
 def positions(rules, seeds, steps=60):

@@ -6,55 +6,15 @@ rule out through `game.act`, the way a table would.
 
 import pytest
 
-from games.engine import Game, IllegalAction, Rules
+from games.engine import Game, Rules
+from tests.engine.rulebook import attacks, defences, kinds, legal, play, refused, table
 
 # --------------------------------------------------------------- helpers
-
-
-def legal(game, seat):
-    return {str(a) for a in game.legal_actions(seat)}
-
-
-def defences(game, seat):
-    return {a for a in legal(game, seat) if a.startswith("defend")}
-
-
-def attacks(game, seat):
-    return {a for a in legal(game, seat) if a.startswith("attack")}
-
-
-def play(game, *moves):
-    events = []
-    for seat, text in moves:
-        events.extend(game.act(seat, text))
-    return events
-
-
-def refused(game, seat, text, *words):
-    """`text` is refused with a reason naming `words`, and nothing changes."""
-    before = game.to_json()
-    with pytest.raises(IllegalAction) as info:
-        game.act(seat, text)
-    reason = info.value.reason
-    assert isinstance(reason, str) and reason
-    for word in words:
-        assert word in reason, reason
-    assert game.to_json() == before
-    assert text not in legal(game, seat)
-    return reason
-
-
-def kinds(events):
-    return [e["type"] for e in events]
 
 
 def bout_end(events):
     (end,) = [e for e in events if e["type"] == "bout_end"]
     return end
-
-
-def table(game):
-    return [tuple(pair) for pair in game.table]
 
 
 STOCK = ["6C", "AH"]  # a small stock; AH face up, hearts are trump

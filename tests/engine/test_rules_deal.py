@@ -6,7 +6,8 @@ the rule is about dealing, on seeded deals (`Game.new`).
 
 import pytest
 
-from games.engine import Game, IllegalAction, Rules
+from games.engine import Game, Rules
+from tests.engine.rulebook import legal, play, refused
 
 RANKS_36 = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 RANKS_52 = ["2", "3", "4", "5"] + RANKS_36
@@ -14,31 +15,6 @@ SUITS = ["S", "H", "D", "C"]
 
 
 # --------------------------------------------------------------- helpers
-
-
-def legal(game, seat):
-    return {str(a) for a in game.legal_actions(seat)}
-
-
-def play(game, *moves):
-    events = []
-    for seat, text in moves:
-        events.extend(game.act(seat, text))
-    return events
-
-
-def refused(game, seat, text, *words):
-    """`text` is refused with a reason naming `words`, and nothing changes."""
-    before = game.to_json()
-    with pytest.raises(IllegalAction) as info:
-        game.act(seat, text)
-    reason = info.value.reason
-    assert isinstance(reason, str) and reason
-    for word in words:
-        assert word in reason, reason
-    assert game.to_json() == before
-    assert text not in legal(game, seat)
-    return reason
 
 
 def viewers(game):

@@ -3,61 +3,24 @@ the trump-show option T5."""
 
 import pytest
 
-from games.engine import Game, IllegalAction, Rules
+from games.engine import Game, Rules
+from tests.engine.rulebook import (
+    draws,
+    legal,
+    next_bout,
+    of_type,
+    play,
+    refused,
+    table,
+)
 
 PEREVODNOY = Rules(variant="perevodnoy", players=3)
 
 # --------------------------------------------------------------- helpers
 
 
-def legal(game, seat):
-    return {str(a) for a in game.legal_actions(seat)}
-
-
 def transfers(game, seat):
     return {a for a in legal(game, seat) if a.startswith(("transfer", "show"))}
-
-
-def play(game, *moves):
-    events = []
-    for seat, text in moves:
-        events.extend(game.act(seat, text))
-    return events
-
-
-def refused(game, seat, text, *words):
-    """`text` is refused with a reason naming `words`, and nothing changes."""
-    before = game.to_json()
-    with pytest.raises(IllegalAction) as info:
-        game.act(seat, text)
-    reason = info.value.reason
-    assert isinstance(reason, str) and reason
-    for word in words:
-        assert word in reason, reason
-    assert game.to_json() == before
-    assert text not in legal(game, seat)
-    return reason
-
-
-def kinds(events):
-    return [e["type"] for e in events]
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def draws(events):
-    return [(e["seat"], e["cards"]) for e in of_type(events, "draw")]
-
-
-def next_bout(events):
-    (start,) = of_type(events, "bout_start")
-    return start["attacker"], start["defender"]
-
-
-def table(game):
-    return [tuple(pair) for pair in game.table]
 
 
 def r22_game(rules=PEREVODNOY):

@@ -10,43 +10,8 @@ import random
 
 import pytest
 
-from games.engine import Action, Game, IllegalAction, Rules
-
-# --------------------------------------------------------------- helpers
-
-
-def legal(game, seat):
-    return {str(a) for a in game.legal_actions(seat)}
-
-
-def attacks(game, seat):
-    return {a for a in legal(game, seat) if a.startswith("attack")}
-
-
-def play(game, *moves):
-    events = []
-    for seat, text in moves:
-        events.extend(game.act(seat, text))
-    return events
-
-
-def refused(game, seat, text, *words):
-    """`text` is refused with a reason naming `words`, and nothing changes."""
-    before = game.to_json()
-    with pytest.raises(IllegalAction) as info:
-        game.act(seat, text)
-    reason = info.value.reason
-    assert isinstance(reason, str) and reason
-    for word in words:
-        assert word in reason, reason
-    assert game.to_json() == before
-    assert text not in legal(game, seat)
-    return reason
-
-
-def kinds(events):
-    return [e["type"] for e in events]
-
+from games.engine import Action, Game, Rules
+from tests.engine.rulebook import attacks, kinds, legal, play, refused
 
 # ------------------------------------------------------------------- T2
 

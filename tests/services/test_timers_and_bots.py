@@ -251,3 +251,14 @@ def test_play_again_deals_a_new_game_with_a_new_seed(people):
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
     with pytest.raises(tables.TableRefused):
         tables.do_start_game(table_id=table.pk, user=people[0])  # already on
+
+
+def test_a_stale_bot_time_is_cleared_and_the_running_clock_kept(people):
+    _, game = timed_duel(people)
+    stale = game.deadline - 20 * SECOND
+    Game.objects.filter(pk=game.pk).update(bot_due_at=stale)  # no bot sits here
+    assert play.due_game_ids(now=stale) == [game.pk]
+    assert play.do_advance_game(game_id=game.pk, now=stale) == 0
+    after = fresh(game)
+    assert after.bot_due_at is None and after.deadline == game.deadline and after.move_count == 0
+    assert play.due_game_ids(now=stale) == []

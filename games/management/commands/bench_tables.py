@@ -430,7 +430,7 @@ async def closed_loop(tables, duration):
     return {"tables": len(tables), "achieved": round(len(latencies) / elapsed, 1), **summary(latencies)}
 
 
-DEFAULT_RATES = {2: [50, 100, 200, 300, 400, 500, 600, 800], 6: [25, 50, 100, 150, 200, 250, 300]}
+DEFAULT_RATES = {2: [25, 50, 75, 100, 150, 200, 300, 400, 600, 800], 6: [10, 25, 50, 75, 100, 150, 200, 300]}
 
 
 async def run_all(port, server_pid, seat_sizes, options, say):
