@@ -6,7 +6,7 @@ which only reaches consumers in the same process. So the site process
 
 - a Celery worker (`WorkController`, "solo" pool, no mingle/gossip/heartbeat,
   no remote control) consuming the queues "default", "podkidnoy" and
-  "perevodnoy" (settings.CELERY_WORKER_QUEUES);
+  "perevodnoy" (settings.WORKER_QUEUES);
 - Celery beat (`celery.beat.EmbeddedService(thread=True)`) with the schedule
   from settings.CELERY_BEAT_SCHEDULE (the 1-second `sweep_due_games`).
 
@@ -67,7 +67,7 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
     with _lock:
         if _running is not None:
             return _running
-        queues = list(queues or settings.CELERY_WORKER_QUEUES)
+        queues = list(queues or settings.WORKER_QUEUES)
         if app.conf.broker_url == "memory://":
             # kombu warns that "memory://" names no host; there is none to name.
             logging.getLogger("kombu.connection").setLevel(logging.ERROR)

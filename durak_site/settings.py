@@ -181,9 +181,10 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ENABLE_UTC = True
-# One queue per Durak variant (games.tasks.advance_game is sent to the game's
-# variant, see games.services.notify.nudge_game) plus "default" for the sweep.
-CELERY_WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
+# The queues a worker consumes (Procfile, durak_site/embedded.py): one per Durak
+# variant (games.tasks.advance_game goes to the game's variant, see
+# games.services.notify.nudge_game) plus "default" for the beat sweep.
+WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
 # Keep the workers' persistent DB connections (durak_site/celery.py drops broken ones).
 CELERY_DB_REUSE_MAX = 500
 CELERY_TASK_ROUTES = {"games.tasks.sweep_due_games": {"queue": "default"}}
@@ -201,7 +202,7 @@ if not REDIS_URL:
     # The in-memory transport is polled: poll often so a bot's nudge is not late.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).
-BOT_PAUSE_SECONDS = tuple(float(x) for x in env_list("BOT_PAUSE_SECONDS", ["0.7", "1.6"]))[:2]
+BOT_PAUSE_SECONDS = tuple(float(x) for x in (env_list("BOT_PAUSE_SECONDS", ["0.7", "1.6"]) * 2)[:2])
 # Without REDIS_URL the site process runs a Celery worker and beat in threads
 # (durak_site/embedded.py, started from asgi.py) with the memory:// broker:
 # one command, no outside services. Never inside pytest, unless a test starts

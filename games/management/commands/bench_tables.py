@@ -36,6 +36,7 @@ import os
 import platform
 import re
 import secrets
+import shutil
 import socket
 import statistics
 import struct
@@ -69,7 +70,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         if os.environ.get(INSIDE) != "1":
-            return self._relaunch()
+            return self._relaunch(options)
         seats = [int(s) for s in options["seats"].split(",") if s.strip()]
         for n in seats:
             if not 2 <= n <= 6:
@@ -93,22 +94,30 @@ class Command(BaseCommand):
         if options["json"]:
             Path(options["json"]).write_text(json.dumps(results, indent=2))
 
-    def _relaunch(self):
+    def _relaunch(self, options):
         """Run again in a child with a fresh SQLite file and production-like settings."""
         workdir = tempfile.mkdtemp(prefix="durak-bench-")
         env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-        debug = "--debug" in sys.argv
+        debug = options["debug"]
+        args = [f"--seats={options['seats']}", f"--samples={options['samples']}", f"--rates={options['rates']}",
+                f"--duration={options['duration']}", f"--tables={options['tables']}"]
+        args += ["--debug"] * debug + ["--no-celery"] * options["no_celery"]
+        if options["json"]:
+            args.append(f"--json={Path(options['json']).resolve()}")
         env.update({
             INSIDE: "1",
             "SQLITE_PATH": str(Path(workdir) / "bench.sqlite3"),
             "DEBUG": "true" if debug else "false",
             "SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40),
             "LOG_LEVEL": "WARNING",
-            "CELERY_EMBEDDED": "false" if "--no-celery" in sys.argv else "true",
+            "CELERY_EMBEDDED": "false" if options["no_celery"] else "true",
         })
         manage = Path(settings.BASE_DIR) / "manage.py"
         self.stdout.write(f"bench_tables: database {env['SQLITE_PATH']}")
-        code = subprocess.call([sys.executable, str(manage), "bench_tables", *sys.argv[2:]], env=env)
+        try:
+            code = subprocess.call([sys.executable, str(manage), "bench_tables", *args], env=env)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
         if code:
             raise CommandError(f"the benchmark failed (exit {code})")
 

@@ -55,7 +55,7 @@ def celery_processes(tmp_path):
     logs = {name: tmp_path / f"{name}.log" for name in ("worker", "beat")}
     commands = {
         "worker": [sys.executable, "-m", "celery", "-A", "durak_site", "worker",
-                   "-Q", ",".join(settings.CELERY_WORKER_QUEUES), "-l", "info", "--concurrency", "2",
+                   "-Q", ",".join(settings.WORKER_QUEUES), "-l", "info", "--concurrency", "2",
                    "--without-mingle", "--without-gossip", "-n", f"scaleout-{os.getpid()}@%h"],
         "beat": [sys.executable, "-m", "celery", "-A", "durak_site", "beat", "-l", "info"],
     }
