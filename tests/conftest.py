@@ -49,3 +49,20 @@ def postgres_url() -> str:
 def redis_url() -> str:
     """URL of a reachable Redis server (TEST_REDIS_URL, else local default)."""
     return _service_url("TEST_REDIS_URL", DEFAULT_REDIS_URL, "Redis", 6379)
+
+
+@pytest.fixture(autouse=True)
+def reproducible_deals(request, monkeypatch):
+    """Deal every test's games from seeds derived from the test's name, so a test
+    that depends on how a game went plays the same game on every run."""
+    import hashlib
+    import itertools
+
+    from games.services import tables
+
+    counter = itertools.count()
+
+    def seed() -> str:
+        return hashlib.sha256(f"{request.node.nodeid}:{next(counter)}".encode()).hexdigest()
+
+    monkeypatch.setattr(tables, "new_seed", seed)

@@ -176,7 +176,7 @@ def _deal_new_game(table: Table) -> Game:
     dealer = 0
     if previous and previous.result and previous.result.get("durak") is not None:
         dealer = previous.result["durak"]
-    seed = secrets.token_hex(32)
+    seed = new_seed()
     position = deal(rules, seed, dealer)
     game = Game.objects.create(
         table=table, number=(previous.number + 1) if previous else 1, rules=table.rules,
@@ -190,6 +190,11 @@ def _deal_new_game(table: Table) -> Game:
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])
     return game
+
+
+def new_seed() -> str:
+    """A fresh secret seed: 256 bits from the OS, so no deal can be predicted."""
+    return secrets.token_hex(32)
 
 
 def _locked_table(table_id: int) -> Table:

@@ -18,7 +18,7 @@ SEED = "a5" * 32
 
 @pytest.fixture
 def fixed_seed(monkeypatch):
-    monkeypatch.setattr(tables.secrets, "token_hex", lambda nbytes=32: SEED)
+    monkeypatch.setattr(tables, "new_seed", lambda: SEED)
 
 
 def three_player_game(names):

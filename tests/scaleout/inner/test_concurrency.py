@@ -102,7 +102,7 @@ def run_at_once(calls: dict, hold_first: bool, monkeypatch) -> dict:
 def test_two_throw_ins_past_the_limit_at_once_leave_exactly_one(monkeypatch):
     rules = engine.Rules(variant="podkidnoy", players=3)
     seed, log, throws = find_double_throw_in(rules)
-    monkeypatch.setattr(tables.secrets, "token_hex", lambda nbytes=32: seed)
+    monkeypatch.setattr(tables, "new_seed", lambda: seed)
     users = [make_user(f"thrower{i}") for i in range(3)]
     table = tables.do_create_table(rules=rules, host=users[0], seat_users=users, start=True)
     game = latest_game(table)
