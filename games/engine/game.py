@@ -29,7 +29,7 @@ def event_for(event: dict, seat: int | None) -> dict:
 class Game:
     __slots__ = (
         "rules", "n", "trump", "trump_card", "dealer", "hands", "stock", "discard_pile",
-        "table", "attacker", "defender", "taking", "passed", "first_bout", "out",
+        "pairs", "attacker", "defender", "taking", "passed", "first_bout", "out",
         "left_before_bout", "known", "shown", "transferrers", "stock_touched", "over",
         "durak", "losers", "lowest_trump",
         "_teams",  # rules.team_of(s) for every seat: fixed per table, shared by copies
@@ -127,7 +127,7 @@ class Game:
             raise ValueError(f"Seat {attacker} cannot attack: it is not a seat still in the game.")
         game._start_first_bout(attacker)
         if table:
-            game.table = table
+            game.pairs = table
             game.first_bout = bool(first_bout)
         return game
 
@@ -139,7 +139,7 @@ class Game:
         game._teams = tuple(rules.team_of(s) for s in range(rules.players))
         game.dealer = dealer
         game.discard_pile = []
-        game.table = []
+        game.pairs = []
         game.taking = False
         game.passed = set()
         game.first_bout = True
@@ -182,6 +182,11 @@ class Game:
     def trump_suit(self) -> str:
         return self.trump
 
+    @property
+    def table(self) -> list[tuple]:
+        """The bout's cards as (attack_card, defence_card_or_None), in the order played."""
+        return [(a, d) for a, d in self.pairs]
+
     def hand(self, seat: int) -> list[str]:
         return list(self.hands[seat])
 
@@ -207,7 +212,7 @@ class Game:
         return self.rules.first_bout_limit if self.first_bout else BOUT_LIMIT
 
     def uncovered(self) -> list[str]:
-        return [a for a, d in self.table if d is None]
+        return [a for a, d in self.pairs if d is None]
 
     def team(self, seat: int) -> list[int]:
         """The seats playing on `seat`'s side (R2, T4), itself included."""
@@ -244,10 +249,10 @@ class Game:
         """
         if self.over:
             return []
-        if not self.table:
+        if not self.pairs:
             return [self.attacker]
         if not self.taking:
-            for _, d in self.table:
+            for _, d in self.pairs:
                 if d is None:
                     return [self.defender]
         return self._open_throwers()
@@ -259,7 +264,7 @@ class Game:
         """
         if seat not in self.to_move():
             return None
-        if not self.table:
+        if not self.pairs:
             return ATTACK[min(self.hands[seat], key=lambda c: strength(c, self.trump))]
         if seat == self.defender and not self.taking:
             return TAKE
@@ -276,7 +281,7 @@ class Game:
             swap = self._swappable_six(seat)
             if swap is not None:
                 actions.append(SWAP[swap])
-        table = self.table
+        table = self.pairs
         if not table:
             if seat == self.attacker:
                 actions.extend(map(ATTACK.__getitem__, hand))
@@ -354,7 +359,7 @@ class Game:
             return f"You do not hold {card}."
         if kind == "swap":
             return self._swap_refusal(seat, card)
-        table = self.table
+        table = self.pairs
         if kind == "attack":
             if not table:
                 if seat != self.attacker:
@@ -475,7 +480,7 @@ class Game:
 
     def _do_attack(self, seat, action):
         events = [{"type": "attack", "seat": seat, "card": action.card, "visible_to": PUBLIC}]
-        self.table.append([action.card, None])
+        self.pairs.append([action.card, None])
         self.passed.clear()  # R15: a new card withdraws all passes
         self._play(seat, action.card, events)
         self._settle(events)
@@ -484,7 +489,7 @@ class Game:
     def _do_defend(self, seat, action):
         events = [{"type": "defend", "seat": seat, "card": action.card, "target": action.target,
                    "visible_to": PUBLIC}]
-        for pair in self.table:
+        for pair in self.pairs:
             if pair[0] == action.target:
                 pair[1] = action.card
                 break
@@ -497,7 +502,7 @@ class Game:
         receiver = self._defender_for(seat)
         events = [{"type": "transfer", "seat": seat, "card": action.card, "defender": receiver,
                    "visible_to": PUBLIC}]
-        self.table.append([action.card, None])
+        self.pairs.append([action.card, None])
         self._hand_over_defence(seat, receiver)
         self._play(seat, action.card, events)
         self._settle(events)
@@ -551,7 +556,7 @@ class Game:
 
     def _settle(self, events: list):
         """End the bout if nothing more can happen in it (R13-R15, R18)."""
-        table = self.table
+        table = self.pairs
         uncovered = 0
         for _, d in table:
             if d is None:
@@ -564,7 +569,7 @@ class Game:
         self._end_bout(events)
 
     def _end_bout(self, events: list):
-        cards = [c for pair in self.table for c in pair if c is not None]
+        cards = [c for pair in self.pairs for c in pair if c is not None]
         defender, took = self.defender, self.taking
         if took:
             self.hands[defender].extend(cards)
@@ -573,7 +578,7 @@ class Game:
             self.discard_pile.extend(cards)
         events.append({"type": "bout_end", "result": "pick_up" if took else "discard",
                        "defender": defender, "cards": cards, "visible_to": PUBLIC})
-        self.table = []
+        self.pairs = []
         self.taking = False
         self.passed = set()
         self.shown = set()
@@ -695,7 +700,7 @@ class Game:
             "discard_size": len(self.discard_pile),
             "hand": sort_hand(self.hands[seat], self.trump) if seat is not None else None,
             "seats": seats,
-            "table": [[a, d] for a, d in self.table],
+            "table": [[a, d] for a, d in self.pairs],
             "attacker": self.attacker,
             "defender": self.defender,
             "taking": self.taking,
@@ -725,7 +730,7 @@ class Game:
         other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]
         other.discard_pile = self.discard_pile[:]
-        other.table = [p[:] for p in self.table]
+        other.pairs = [p[:] for p in self.pairs]
         other.attacker = self.attacker
         other.defender = self.defender
         other.taking = self.taking
@@ -757,7 +762,7 @@ class Game:
             "hands": [list(h) for h in self.hands],
             "stock": list(self.stock),
             "discard": list(self.discard_pile),
-            "table": [list(p) for p in self.table],
+            "table": [list(p) for p in self.pairs],
             "attacker": self.attacker,
             "defender": self.defender,
             "taking": self.taking,
@@ -787,7 +792,7 @@ class Game:
         game.hands = [list(h) for h in data["hands"]]
         game.stock = list(data["stock"])
         game.discard_pile = list(data["discard"])
-        game.table = [list(p) for p in data["table"]]
+        game.pairs = [list(p) for p in data["table"]]
         game.attacker = data["attacker"]
         game.defender = data["defender"]
         game.taking = data["taking"]
@@ -814,4 +819,4 @@ class Game:
 
     def __repr__(self):
         return (f"<Game {self.rules.variant} {self.n}p trump={self.trump} attacker={self.attacker} "
-                f"defender={self.defender} table={self.table} over={self.over}>")
+                f"defender={self.defender} table={self.pairs} over={self.over}>")

@@ -243,3 +243,19 @@ def test_json_round_trip_mid_game(rules):
         again = Game.from_json(game.to_json())
         assert again.to_json() == game.to_json()
         assert all(legal(again, s) == legal(game, s) for s in range(rules.players))
+
+
+def test_contract_table_is_pairs_of_attack_and_defence_in_the_order_played():
+    """engine-contract.md: `game.table` is a list of (attack_card, defence_card_or_None)."""
+    game = Game.from_layout(
+        Rules(players=2),
+        hands=[["6S", "7S", "8H", "QD", "KC", "AS"], ["6H", "9S", "10S", "JD", "JC", "7C"]],
+        stock=["8S", "9H", "10C"],
+        attacker=0,
+    )
+    game.act(0, "attack 7S")
+    game.act(1, "defend 7S with 9S")
+    assert game.table[0] == ("7S", "9S")
+    assert all(isinstance(pair, tuple) and len(pair) == 2 for pair in game.table)
+    game.table.clear()  # a copy: the position is not changed through it
+    assert game.table[0] == ("7S", "9S")
