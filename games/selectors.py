@@ -1,5 +1,7 @@
 """Reads: what pages and live tables show. No writes here."""
 
+import threading
+
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Count, IntegerField, Q, Value, When
 
@@ -78,6 +80,38 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
         "seats": seats,
         "game": game_data,
     }
+
+
+# ------------------------------------------------------------ parsed positions
+
+POSITION_CACHE_SIZE = 512
+_positions: dict = {}
+_positions_lock = threading.Lock()
+
+
+def cached_position(state_json: str):
+    """The engine position a `Game.state_json` text describes, parsed once per process.
+
+    Keyed by the text itself (a position is a pure function of it), so a stale
+    entry can never be returned. The object is SHARED: read it (`view`,
+    `to_move`, `legal_actions` do not change it), or `.copy()` it to play on.
+    Every seat's consumer renders the same snapshot: one parse serves them all.
+    """
+    position = _positions.get(state_json)
+    if position is None:
+        from games import engine
+
+        position = engine.Game.from_json(state_json)
+        remember_position(state_json, position)
+    return position
+
+
+def remember_position(state_json: str, position) -> None:
+    """Put a position whose `to_json()` is `state_json` in the cache (it must not change after)."""
+    with _positions_lock:
+        _positions[state_json] = position
+        while len(_positions) > POSITION_CACHE_SIZE:
+            del _positions[next(iter(_positions))]
 
 
 def lobby_tables(limit: int = 50):

@@ -16,11 +16,13 @@ the beat sweep (`due_game_ids`).
 """
 
 import random
+import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, connection, connections, transaction
+from django.db.transaction import TransactionManagementError
 from django.db.models import Q
 from django.utils import timezone
 
@@ -28,7 +30,7 @@ from games import bots, engine, selectors
 from games.models import Game, GameSeat, Move, Table
 
 from . import notify
-from .positions import position_of
+from . import positions
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
 AUTOPILOT_BOT_LEVEL = "heuristic"
@@ -156,20 +158,135 @@ def schedule_new_game(game: Game, position: engine.Game, now=None) -> None:
 # ---------------------------------------------------------------- internals
 
 
+class _Prepared:
+    """A query of the move path, compiled by the ORM once per database and thread, then re-run.
+
+    Every move runs the same two reads; building their SQL (select_related
+    joins, FOR UPDATE) costs more than running them. This keeps the SQL the
+    ORM generated for the database in use, with the looked-up id as its only
+    parameter, and turns rows into model instances the way
+    `QuerySet.__iter__` does (converters, `from_db`, select_related objects).
+    Kept per thread, like Django's connections.
+    """
+
+    PLACEHOLDER = -918273645  # stands for the id while compiling (never a real pk)
+
+    def __init__(self, build):
+        self.build = build  # build(id) -> QuerySet
+        self.local = threading.local()
+
+    def _compile(self, alias: str):
+        from django.db.models.query import get_related_populators
+
+        compiler = self.build(self.PLACEHOLDER).query.get_compiler(using=alias)
+        sql, params = compiler.as_sql()
+        params = list(params)
+        where = [i for i, p in enumerate(params) if p == self.PLACEHOLDER]
+        if len(where) != 1:
+            return None
+        select, klass_info = compiler.select, compiler.klass_info
+        converters = list(compiler.get_converters([s[0] for s in select[0:compiler.col_count]]).items())
+        fields = klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        init_list = [f[0].target.attname for f in select[start:end]]
+        populators = get_related_populators(klass_info, select, alias)
+        return sql, params, where[0], converters, klass_info["model"], init_list, start, end, populators
+
+    def fetch(self, value, alias: str = "default") -> list:
+        plans = getattr(self.local, "plans", None)
+        if plans is None:
+            plans = self.local.plans = {}
+        if alias not in plans:
+            plans[alias] = self._compile(alias)
+        plan = plans[alias]
+        if plan is None:  # a shape this does not handle: plain ORM
+            return list(self.build(value))
+        sql, params, where, converters, model, init_list, start, end, populators = plan
+        params = params[:]
+        params[where] = value
+        connection = connections[alias]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        objects = []
+        for row in rows:
+            if converters:
+                row = list(row)
+                for pos, (functions, expression) in converters:
+                    cell = row[pos]
+                    for convert in functions:
+                        cell = convert(cell, expression, connection)
+                    row[pos] = cell
+            obj = model.from_db(alias, init_list, row[start:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            objects.append(obj)
+        return objects
+
+
+# The game row locked until the transaction ends, its table and host along (unlocked,
+# for the snapshot sent after the move); the game's seats with their users.
+_LOCKED_GAME = _Prepared(lambda pk: Game.objects.select_for_update(of=("self",))
+                         .select_related("table__host").filter(pk=pk))
+_GAME_SEATS = _Prepared(lambda pk: GameSeat.objects.filter(game_id=pk).select_related("user"))
+
+
 def _locked_game(game_id: int, must_be_playing: bool = True) -> Game:
     """The game row, locked until the transaction ends (its table and host come along
     unlocked, for the snapshot sent after the move)."""
-    try:
-        game = Game.objects.select_for_update(of=("self",)).select_related("table__host").get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise MoveRefused("There is no such game.") from None
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        try:
+            game_id = int(game_id)
+        except (ValueError, TypeError):
+            raise MoveRefused("There is no such game.") from None
+    if not 0 < game_id < 2**63:
+        raise MoveRefused("There is no such game.")
+    if connection.get_autocommit():
+        raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+    found = _LOCKED_GAME.fetch(game_id)
+    if len(found) != 1:
+        raise MoveRefused("There is no such game.")
+    game = found[0]
     if must_be_playing and game.is_over:
         raise MoveRefused("The game is over.")
     return game
 
 
+def position_of(game: Game) -> engine.Game:
+    """The current position, ours to play on (`positions.position_of`): a copy of the
+    process's parsed one (`selectors.cached_position`, keyed by the state text just
+    read under the lock), so a move does not parse the state the last one wrote."""
+    if game.state_json:
+        return selectors.cached_position(game.state_json).copy()
+    return positions.position_of(game)
+
+
 def _seats(game: Game) -> dict[int, GameSeat]:
-    return {s.number: s for s in GameSeat.objects.filter(game=game).select_related("user")}
+    return {s.number: s for s in _GAME_SEATS.fetch(game.pk)}
+
+
+def _insert_move(game_id: int, number: int, seat: int, action: str, source: str) -> None:
+    """`Move.objects.create(...)` as one plain INSERT (no model instance: nothing reads it)."""
+    fields = [Move._meta.get_field(name) for name in ("game", "number", "seat", "action", "source", "created_at")]
+    values = (game_id, number, seat, action, source, timezone.now())  # created_at: auto_now_add
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(Move._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields)))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, values)])
+
+
+def _update_game(game: Game, names: list[str]) -> None:
+    """`game.save(update_fields=names)` as one plain UPDATE of the locked row."""
+    fields = [Game._meta.get_field(name) for name in names]
+    quote = connection.ops.quote_name
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        quote(Game._meta.db_table), ", ".join(f"{quote(f.column)} = %s" for f in fields), quote(Game._meta.pk.column))
+    params = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params + [game.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
 def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action,
@@ -184,8 +301,7 @@ def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, 
         events = position.act(seat.number, action)
     except engine.IllegalAction as refusal:
         raise MoveRefused(refusal.reason) from None
-    Move.objects.create(game=game, number=game.move_count, seat=seat.number, action=str(action),
-                        source=source)
+    _insert_move(game.pk, game.move_count, seat.number, str(action), source)
     game.move_count += 1
     if position.is_over:
         _finish(game, position, seats, now)
@@ -198,11 +314,14 @@ def _save(game: Game, position: engine.Game, seats: dict, now, events: list, *,
     _schedule(game, position, seats, now)
     fields = ["deadline", "bot_due_at"]
     if cache:
-        game.state_json = position.to_json()
+        game.state_json = state_json = position.to_json()
         fields += ["move_count", "state_json"]
+        # Once committed, the next move and every seat's rendering of this snapshot
+        # find the position parsed (it is not changed after this point).
+        transaction.on_commit(lambda: selectors.remember_position(state_json, position))
     if game.is_over:
         fields += ["status", "result", "finished_at"]
-    game.save(update_fields=fields)
+    _update_game(game, fields)
     game_id, table_id, variant = game.pk, game.table_id, game.variant
     if notify_table:
         game_over = game.is_over

@@ -70,6 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.csrf_token = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         self.group = notify.table_group(self.table_id)
         self.snapshot = None
+        self.log_memo = {}  # this socket's formatted log lines (presenters._log_lines)
         # Join first, then read: a change committed meanwhile arrives as a message.
         await self.channel_layer.group_add(self.group, self.channel_name)
         loaded = await database_sync_to_async(self._load)()
@@ -192,7 +193,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_state(self):
         with translation.override(self.language):
-            context = presenters.table_context(self.snapshot, self.seat, list(self.events), viewer_id=self.user_id)
+            context = presenters.table_context(self.snapshot, self.seat, list(self.events), viewer_id=self.user_id,
+                                              log_memo=self.log_memo)
             html = rendering.live_fragments(context, self.language, self.csrf_token)
         await self.send(text_data=html)
 

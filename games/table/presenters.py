@@ -21,6 +21,7 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from games import engine
 from games.engine.cards import RED_SUITS, SUIT_SYMBOLS
+from games.selectors import cached_position
 
 LOG_LIMIT = 30  # log lines a table shows
 
@@ -356,9 +357,41 @@ def _rules_summary(rules: dict) -> list[str]:
     return bits
 
 
+def _log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -> list[str]:
+    """The events' log lines, each redacted for the viewer (`engine.event_for`).
+
+    `memo` (optional, owned by the caller, e.g. one websocket consumer) keeps the
+    line of each event object it has already formatted for this viewer, language
+    and names, so a live table formats only the new events of each update.
+    """
+    language, names_key = get_language(), tuple(sorted(names.items()))
+    lines = []
+    seen = {} if memo is not None else None
+    for event in events:
+        line = None
+        if memo is not None:
+            hit = memo.get(id(event))
+            # (the entry holds the event itself, so its id cannot have been reused)
+            if hit is not None and hit[0] is event and hit[1:4] == (viewer_seat, language, names_key):
+                line = hit[4]
+        if line is None:
+            redacted = engine.event_for(event, viewer_seat)
+            line = _log_line(language, json.dumps(redacted, sort_keys=True, default=str), names_key)
+        if seen is not None:
+            seen[id(event)] = (event, viewer_seat, language, names_key, line)
+        if line:
+            lines.append(line)
+    if memo is not None:
+        memo.clear()
+        memo.update(seen)
+    return lines
+
+
 def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_id=None, now=None,
-                  log_limit: int = LOG_LIMIT) -> dict:
-    """The template context of a table for one viewer (None: a spectator)."""
+                  log_limit: int = LOG_LIMIT, log_memo: dict | None = None) -> dict:
+    """The template context of a table for one viewer (None: a spectator).
+
+    `log_memo`: see `_log_lines` (a live consumer passes its own dict)."""
     table = snapshot["table"]
     game = snapshot.get("game")
     context = {
@@ -379,7 +412,7 @@ def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_
     if game is None:
         return context
 
-    position = engine.Game.from_json(game["state_json"])
+    position = cached_position(game["state_json"])  # shared and read-only: parsed once per snapshot
     if viewer_seat is not None and not 0 <= viewer_seat < position.n:
         viewer_seat = None
     view = position.view(viewer_seat)
@@ -434,10 +467,7 @@ def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_
     waiting_for = [names[s] for s in view["to_move"] if s != viewer_seat]
     status = _status(view, viewer_seat, my_turn, waiting_for, over)
 
-    redacted = [engine.event_for(e, viewer_seat) for e in events]
-    language, names_key = get_language(), tuple(sorted(names.items()))
-    lines = [_log_line(language, json.dumps(e, sort_keys=True, default=str), names_key) for e in redacted]
-    lines = [line for line in lines if line]
+    lines = _log_lines(events, viewer_seat, names, log_memo)
     context.update({
         "game": {
             "id": game["id"],

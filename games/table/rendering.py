@@ -9,6 +9,8 @@ carries `hx-swap-oob`, so htmx's ws extension swaps it into the page:
 - `#chat-messages` new chat lines are appended to it (`hx-swap-oob="beforeend"`)
 """
 
+from functools import lru_cache
+
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -25,7 +27,9 @@ def live_fragments(context: dict, language: str, csrf_token: str = "") -> str:
         return render_to_string(STATE_TEMPLATE, context) + render_to_string(LOG_TEMPLATE, context)
 
 
+@lru_cache(maxsize=256)
 def error_fragment(message: str, language: str) -> str:
+    """The refusal line (empty: cleared after every accepted frame); the same text, the same HTML."""
     with translation.override(language):
         return render_to_string(ERROR_TEMPLATE, {"oob": True, "error": message})
 
