@@ -213,12 +213,13 @@ def test_production_refuses_the_dev_secret_key():
 
 
 def test_sqlite_connections_use_wal(tmp_path, django_db_blocker):
-    default = settings.DATABASES["default"]
-    if default["ENGINE"] != "django.db.backends.sqlite3":
-        pytest.skip("DATABASE_URL selects a server database")
+    """The embedded default (no DATABASE_URL), whatever database this run uses."""
     from django.db.backends.sqlite3.base import DatabaseWrapper
 
-    wrapper = DatabaseWrapper({**default, "NAME": str(tmp_path / "wal.sqlite3")}, alias="wal")
+    probed = probe_settings()
+    default = {**settings.DATABASES["default"], "ENGINE": probed["engine"], "OPTIONS": {key: probed["options"][key] for key in ("init_command", "transaction_mode")},
+               "CONN_MAX_AGE": probed["conn_max_age"], "NAME": str(tmp_path / "wal.sqlite3")}
+    wrapper = DatabaseWrapper(default, alias="wal")
     with django_db_blocker.unblock():
         try:
             with wrapper.cursor() as cursor:

@@ -453,4 +453,4 @@ def test_trump_six_swap_is_always_taken():
             if any(a.startswith("swap") for a in view["legal_actions"]) and seat in view["to_move"]:
                 assert decide(game, seat=seat).startswith("swap")
                 return
-    pytest.skip("no deal with a swappable trump six among the first 200 seeds")
+    pytest.fail("no deal with a swappable trump six among the first 200 seeds: the test needs another seed range")

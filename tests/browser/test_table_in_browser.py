@@ -19,10 +19,9 @@ import re
 import time
 from pathlib import Path
 
-import pytest
 
 from games import engine
-from tests.table.helpers import card_codes
+from tests.table.helpers import card_codes, event_cards, visible_now
 
 SCREENSHOT = Path("/tmp/durak-browser-table-midgame.png")
 RESULT_SCREENSHOT = Path("/tmp/durak-browser-table-result.png")
@@ -132,34 +131,14 @@ class Knowledge:
             self.position = engine.Game.new(engine.Rules.from_dict(game["rules"]), seed=game["seed"],
                                             dealer=game["dealer"])
             seats = list(range(self.position.n)) + [None]
-            self.allowed = {s: self.visible(s) for s in seats}
+            self.allowed = {s: visible_now(self.position, s) for s in seats}
         for seat, action, _source in self.db.moves(game["id"])[self.applied:]:
             events = self.position.act(seat, action)
             self.applied += 1
             for viewer in self.allowed:
-                self.allowed[viewer] |= self.visible(viewer) | self.event_cards(events, viewer)
+                self.allowed[viewer] |= visible_now(self.position, viewer) | event_cards(events, viewer)
         assert self.position == engine.Game.from_json(game["state_json"]), "replay differs from the cache"
         return self.position
-
-    def visible(self, seat) -> set[str]:
-        view = self.position.view(seat)
-        cards = set(view["hand"] or []) | {c for pair in view["table"] for c in pair if c}
-        if view["trump_card"]:
-            cards.add(view["trump_card"])
-        for s in view["seats"]:
-            cards |= set(s["known"])
-        return cards
-
-    @staticmethod
-    def event_cards(events, seat) -> set[str]:
-        cards = set()
-        for event in events:
-            event = engine.event_for(event, seat)
-            for key in ("card", "target", "took"):
-                if isinstance(event.get(key), str):
-                    cards.add(event[key])
-            cards |= set(event.get("cards") or [])
-        return cards
 
     def check_page(self, page, seat: int) -> None:
         """The page shows exactly the seat's hand, and no card the seat may not see."""

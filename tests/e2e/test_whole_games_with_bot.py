@@ -24,7 +24,7 @@ from games import bots, engine
 from games.models import Game, GameSeat, Move
 from games.services import play
 from games.services import tables as table_services
-from tests.table.helpers import card_codes
+from tests.table.helpers import card_codes, event_cards, visible_now
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -108,30 +108,6 @@ async def frames_until(communicator, done, seen: list) -> str:
         if done(frame):
             return frame
     raise AssertionError("the awaited frame never came")
-
-
-def visible_now(position: engine.Game, seat: int | None) -> set[str]:
-    """The cards `seat` may see in this position (own hand, table, face-up trump, known cards)."""
-    view = position.view(seat)
-    cards = set(view["hand"] or [])
-    cards |= {c for pair in view["table"] for c in pair if c}
-    if view["trump_card"]:
-        cards.add(view["trump_card"])
-    for s in view["seats"]:
-        cards |= set(s["known"])
-    return cards
-
-
-def event_cards(events, seat: int | None) -> set[str]:
-    """Card codes of the events as `seat` is told of them (private lists redacted)."""
-    cards = set()
-    for event in events:
-        event = engine.event_for(event, seat)
-        for key in ("card", "target", "took"):
-            if isinstance(event.get(key), str):
-                cards.add(event[key])
-        cards |= set(event.get("cards") or [])
-    return cards
 
 
 def frame_data(action: str, seat: int, table_id: int, game_id: int) -> str:

@@ -14,6 +14,30 @@ def card_codes(text: str) -> set[str]:
     return {rank + suit for rank, suit in CARD_RE.findall(text)}
 
 
+def visible_now(position: engine.Game, seat: int | None) -> set[str]:
+    """The cards `seat` may see in this position (own hand, table, face-up trump, known cards)."""
+    view = position.view(seat)
+    cards = set(view["hand"] or [])
+    cards |= {c for pair in view["table"] for c in pair if c}
+    if view["trump_card"]:
+        cards.add(view["trump_card"])
+    for s in view["seats"]:
+        cards |= set(s["known"])
+    return cards
+
+
+def event_cards(events, seat: int | None) -> set[str]:
+    """Card codes of the events as `seat` is told of them (private lists redacted)."""
+    cards = set()
+    for event in events:
+        event = engine.event_for(event, seat)
+        for key in ("card", "target", "took"):
+            if isinstance(event.get(key), str):
+                cards.add(event[key])
+        cards |= set(event.get("cards") or [])
+    return cards
+
+
 def snapshot_for(position: engine.Game, *, table_id=1, game_id=7, names=None, status="playing",
                  host_id=None, is_private=False, deadline=None, bot_levels=None, result=None, seed=None):
     """A table_snapshot-shaped dict around an engine position (no database)."""

@@ -16,7 +16,7 @@ from games import bots, engine
 from games.models import ChatMessage, Game, Table
 from games.services import tables as table_services
 
-from .helpers import card_codes
+from .helpers import card_codes, event_cards, visible_now
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -124,29 +124,6 @@ def error_text(frame: str) -> str:
 def send(communicator, **fields):
     fields.setdefault("HEADERS", {"HX-Request": "true", "HX-Trigger": None, "HX-Target": "table-live"})
     return communicator.send_to(text_data=json.dumps(fields))
-
-
-def visible_now(position: engine.Game, seat: int | None) -> set[str]:
-    """The cards `seat` may see in this position (own hand, table, face-up trump, known cards)."""
-    view = position.view(seat)
-    cards = set(view["hand"] or [])
-    cards |= {c for pair in view["table"] for c in pair if c}
-    if view["trump_card"]:
-        cards.add(view["trump_card"])
-    for s in view["seats"]:
-        cards |= set(s["known"])
-    return cards
-
-
-def event_cards(events, seat) -> set[str]:
-    cards = set()
-    for event in events:
-        event = engine.event_for(event, seat)
-        for key in ("card", "target", "took"):
-            if event.get(key):
-                cards.add(event[key])
-        cards |= set(event.get("cards", []))
-    return cards
 
 
 # ------------------------------------------------------------------ tests

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 

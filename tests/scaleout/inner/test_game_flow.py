@@ -33,10 +33,13 @@ from games.models import Game, Move
 from games.services import notify, positions, tables
 from tests.services.helpers import latest_game, make_user
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL (the scale-out run sets it)"),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def scaled_out():
+    """These tests run only through tests/scaleout/runner.py, which sets REDIS_URL."""
+    assert settings.REDIS_URL, "run through tests/scaleout/runner.py: REDIS_URL must be set"
 
 ROOT = Path(__file__).resolve().parents[3]
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
