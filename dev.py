@@ -5,14 +5,20 @@
     python3 dev.py test    # run the whole test suite (extra args go to pytest)
 
 The script creates .venv with the running interpreter when it is missing,
-installs requirements.lock into it (skipped while the lock is unchanged),
-then re-executes itself with the venv's Python.
+syncs it to requirements/dev.txt (exact pins with hashes: what the lock does
+not name is uninstalled; skipped while the lock is unchanged), then
+re-executes itself with the venv's Python.
+
+    python3 dev.py serve --port 8080   # or PORT=8080: when 8000 is taken
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -21,16 +27,19 @@ from pathlib import Path
 REQUIRED_PYTHON = (3, 11)
 ROOT = Path(__file__).resolve().parent
 VENV_DIR = ROOT / ".venv"
-LOCK_FILE = ROOT / "requirements.lock"
-STAMP_FILE = VENV_DIR / ".requirements.lock.sha256"
+LOCK_FILE = ROOT / "requirements" / "dev.txt"
+STAMP_FILE = VENV_DIR / ".requirements.sha256"
+# The installer itself, never uninstalled by the sync.
+KEEP = {"pip", "setuptools", "wheel"}
 IN_VENV_MARKER = "DURAK_DEV_IN_VENV"
 HOST = "127.0.0.1"
-PORT = "8000"
+DEFAULT_PORT = "8000"
 
 USAGE = """usage: python3 dev.py COMMAND [ARGS...]
 
 commands:
-  serve        run migrations, collect static files and serve the site at http://127.0.0.1:8000/
+  serve [--port N]  run migrations, collect static files and serve the site at
+               http://127.0.0.1:8000/ (or port N; PORT in the environment works too)
   test [ARGS]  run the test suite with pytest; ARGS are passed to pytest
 """
 
@@ -54,15 +63,19 @@ def check_interpreter() -> None:
     if sys.version_info[:2] != REQUIRED_PYTHON:
         wanted = ".".join(map(str, REQUIRED_PYTHON))
         found = ".".join(map(str, sys.version_info[:3]))
-        fail(f"Python {wanted} is required, but this is Python {found} ({sys.executable}). "
-             f"Run this script with python{wanted}.")
+        fail(
+            f"Python {wanted} is required, but this is Python {found} ({sys.executable}). "
+            f"Run this script with python{wanted}."
+        )
 
 
 def venv_version(python: Path) -> tuple[int, int] | None:
     try:
         out = subprocess.run(
             [str(python), "-c", "import sys; print(*sys.version_info[:2])"],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.split()
         return int(out[0]), int(out[1])
     except (OSError, subprocess.CalledProcessError, ValueError, IndexError):
@@ -75,30 +88,67 @@ def ensure_venv() -> Path:
         say(f"creating virtual environment in {VENV_DIR} with {sys.executable}")
         try:
             venv.EnvBuilder(with_pip=True, clear=VENV_DIR.exists()).create(VENV_DIR)
-        except Exception as exc:  # noqa: BLE001 - report any failure plainly
-            fail(f"could not create {VENV_DIR}: {exc}. "
-                 "On Debian/Ubuntu install the python3.11-venv package.")
+        except Exception as exc:
+            fail(f"could not create {VENV_DIR}: {exc}. On Debian/Ubuntu install the python3.11-venv package.")
     version = venv_version(python)
     if version != REQUIRED_PYTHON:
-        fail(f"{VENV_DIR} uses Python {version and '.'.join(map(str, version))}, "
-             f"not {'.'.join(map(str, REQUIRED_PYTHON))}; delete it and run again.")
+        fail(
+            f"{VENV_DIR} uses Python {version and '.'.join(map(str, version))}, "
+            f"not {'.'.join(map(str, REQUIRED_PYTHON))}; delete it and run again."
+        )
     return python
 
 
+def locked_names(lock: Path) -> set[str]:
+    """The normalised names of the packages a compiled lock pins (`name==version`)."""
+    names = set()
+    for line in lock.read_text().splitlines():
+        match = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==", line)
+        if match:
+            names.add(re.sub(r"[-_.]+", "-", match.group(1)).lower())
+    return names
+
+
+def installed_names(python: Path) -> set[str]:
+    out = subprocess.run(
+        [str(python), "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return {re.sub(r"[-_.]+", "-", p["name"]).lower() for p in json.loads(out)}
+
+
 def ensure_requirements(python: Path) -> None:
+    """Make the venv hold exactly what the lock pins (hashes checked), nothing more."""
     if not LOCK_FILE.exists():
         fail(f"{LOCK_FILE} is missing")
     digest = hashlib.sha256(LOCK_FILE.read_bytes()).hexdigest()
     if STAMP_FILE.exists() and STAMP_FILE.read_text().strip() == digest:
         return
-    say(f"installing {LOCK_FILE.name} into {VENV_DIR.name}")
+    say(f"installing {LOCK_FILE.relative_to(ROOT)} into {VENV_DIR.name}")
     result = subprocess.run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check",
-         "-r", str(LOCK_FILE)],
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--require-hashes",
+            "--no-deps",
+            "-r",
+            str(LOCK_FILE),
+        ],
         cwd=ROOT,
     )
     if result.returncode != 0:
         fail(f"pip install -r {LOCK_FILE.name} failed (exit {result.returncode})")
+    stale = sorted(installed_names(python) - locked_names(LOCK_FILE) - KEEP)
+    if stale:
+        say(f"removing packages the lock no longer names: {' '.join(stale)}")
+        subprocess.run(
+            [str(python), "-m", "pip", "uninstall", "-y", "--disable-pip-version-check", *stale], cwd=ROOT, check=True
+        )
     STAMP_FILE.write_text(digest + "\n")
 
 
@@ -130,21 +180,28 @@ def manage(*args: str) -> None:
 
 
 def cmd_serve(extra: list[str]) -> None:
-    if extra:
-        fail(f"serve takes no arguments, got: {' '.join(extra)}")
+    parser = argparse.ArgumentParser(prog="dev.py serve")
+    parser.add_argument(
+        "--port",
+        default=os.environ.get("PORT") or DEFAULT_PORT,
+        help="the port to serve on (default: $PORT, else 8000)",
+    )
+    options = parser.parse_args(extra)
+    if not options.port.isdigit() or not 0 < int(options.port) < 65536:
+        fail(f"--port must be a number from 1 to 65535, got {options.port!r}")
+    # Local play: debug pages on, unless the caller decided otherwise.
+    os.environ.setdefault("DEBUG", "true")
     manage("migrate", "--noinput")
     manage("collectstatic", "--noinput", "--verbosity", "0")
-    daphne = [sys.executable, "-m", "daphne", "-b", HOST, "-p", PORT,
-              "durak_site.asgi:application"]
-    say(f"serving the site at http://{HOST}:{PORT}/ (Ctrl+C to stop)")
+    daphne = [sys.executable, "-m", "daphne", "-b", HOST, "-p", options.port, "durak_site.asgi:application"]
+    say(f"serving the site at http://{HOST}:{options.port}/ (Ctrl+C to stop)")
     os.execv(sys.executable, daphne)
 
 
 def cmd_test(extra: list[str]) -> None:
     code = subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=ROOT)
     if code == 5:
-        print("dev.py: pytest collected no tests; treating that as a failure",
-              file=sys.stderr)
+        print("dev.py: pytest collected no tests; treating that as a failure", file=sys.stderr)
         sys.exit(1)
     sys.exit(code)
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python
 """Django's command-line utility for administrative tasks."""
+
 import os
 import sys
 
@@ -11,7 +12,7 @@ def main():
     except ImportError as exc:
         raise ImportError(
             "Couldn't import Django. Run `python3 dev.py serve` or `python3 dev.py test`, "
-            "which create .venv and install requirements.lock, or activate .venv."
+            "which create .venv and install requirements/dev.txt, or activate .venv."
         ) from exc
     execute_from_command_line(sys.argv)
 

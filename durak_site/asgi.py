@@ -18,9 +18,7 @@ from durak_site.routing import websocket_urlpatterns  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 
@@ -29,7 +27,7 @@ application = ProtocolTypeRouter(
 from django.conf import settings  # noqa: E402
 
 if settings.CELERY_EMBEDDED:
-    from durak_site.embedded import SiteLoopRecorder, start_embedded_celery  # noqa: E402
+    from durak_site.embedded import SiteLoopRecorder, start_embedded_celery
 
     start_embedded_celery()
     application = SiteLoopRecorder(application)

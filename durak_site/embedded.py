@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 WORKER_THREAD_NAME = "celery-worker"
 
 _lock = threading.Lock()
-_running: "EmbeddedCelery | None" = None
+_running: EmbeddedCelery | None = None
 _site_loop: asyncio.AbstractEventLoop | None = None
 
 
@@ -88,8 +88,7 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
             # Lines per sweep (every second) would drown the site's own log.
             for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
                 logging.getLogger(name).setLevel(logging.WARNING)
-        worker_thread = threading.Thread(target=_run_worker, args=(worker,), name=WORKER_THREAD_NAME,
-                                         daemon=True)
+        worker_thread = threading.Thread(target=_run_worker, args=(worker,), name=WORKER_THREAD_NAME, daemon=True)
         worker_thread.start()
         beat_service = None
         if beat:
@@ -100,7 +99,9 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
         _running = EmbeddedCelery(worker, worker_thread, beat_service)
         log.info(
             "embedded Celery started: worker thread consuming %s, beat thread %s (broker %s)",
-            ",".join(queues), "running" if beat else "off", app.conf.broker_url.split("://")[0] + "://",
+            ",".join(queues),
+            "running" if beat else "off",
+            app.conf.broker_url.split("://")[0] + "://",
         )
         return _running
 
@@ -114,7 +115,7 @@ def _run_worker(worker) -> None:
 
     try:
         worker.start()
-    except Exception:  # noqa: BLE001 - a dead worker must be loud
+    except Exception:
         log.exception("embedded Celery worker died")
     finally:
         connections.close_all()  # this thread's connections (they are per thread)

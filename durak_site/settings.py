@@ -53,7 +53,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "django_celery_beat",
     "games",
+    "ratings",
     "tournaments",
 ]
 

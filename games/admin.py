@@ -22,8 +22,18 @@ class TableSeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("id", "variant", "seats_count", "status", "host", "is_private", "rated", "turn_seconds",
-                    "bot_level", "created_at")
+    list_display = (
+        "id",
+        "variant",
+        "seats_count",
+        "status",
+        "host",
+        "is_private",
+        "rated",
+        "turn_seconds",
+        "bot_level",
+        "created_at",
+    )
     list_filter = ("status", "variant", "seats_count", "is_private", "rated", "turn_seconds")
     search_fields = ("=id", "host__username", "seats__user__username", "invite_token")
     raw_id_fields = ("host",)
@@ -36,8 +46,18 @@ class GameSeatInline(admin.TabularInline):
     model = GameSeat
     extra = 0
     can_delete = False
-    fields = ("number", "user", "bot_level", "team", "place", "counted_place", "is_loser", "abandoned",
-              "autopilot", "timeouts_in_row")
+    fields = (
+        "number",
+        "user",
+        "bot_level",
+        "team",
+        "place",
+        "counted_place",
+        "is_loser",
+        "abandoned",
+        "autopilot",
+        "timeouts_in_row",
+    )
     readonly_fields = ("number", "user", "bot_level", "team", "place", "counted_place", "is_loser")
     raw_id_fields = ("user",)
 
@@ -61,13 +81,25 @@ class MoveInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "table", "number", "variant", "rated", "status", "move_count", "started_at",
-                    "finished_at")
+    list_display = ("id", "table", "number", "variant", "rated", "status", "move_count", "started_at", "finished_at")
     list_filter = ("status", "variant", "rated")
     search_fields = ("=id", "=table__id", "seats__user__username", "seed_hash")
     date_hierarchy = "started_at"
-    readonly_fields = ("table", "number", "rules", "variant", "rated", "seed_hash", "dealer", "move_count",
-                       "state_json", "result", "started_at", "finished_at", "revealed_seed")
+    readonly_fields = (
+        "table",
+        "number",
+        "rules",
+        "variant",
+        "rated",
+        "seed_hash",
+        "dealer",
+        "move_count",
+        "state_json",
+        "result",
+        "started_at",
+        "finished_at",
+        "revealed_seed",
+    )
     exclude = ("seed",)  # secret until the game is over: see revealed_seed
     inlines = [GameSeatInline, MoveInline]
 

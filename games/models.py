@@ -34,8 +34,9 @@ class Table(models.Model):
         FINISHED = "finished", _("Game over")
         CLOSED = "closed", _("Closed")
 
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="hosted_tables")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_tables"
+    )
     rules = models.JSONField(help_text="games.engine.Rules.to_dict()")
     variant = models.CharField(max_length=16, db_index=True)
     seats_count = models.PositiveSmallIntegerField()
@@ -43,8 +44,9 @@ class Table(models.Model):
     is_private = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     rated = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=32, blank=True, default="",
-                                 help_text="bots of this level fill empty seats at the start")
+    bot_level = models.CharField(
+        max_length=32, blank=True, default="", help_text="bots of this level fill empty seats at the start"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -65,17 +67,22 @@ class TableSeat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="table_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="table_seats"
+    )
     bot_level = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
-            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_player",
-                                    condition=models.Q(user__isnull=False)),
+            models.UniqueConstraint(
+                fields=["table", "user"], name="one_seat_per_player", condition=models.Q(user__isnull=False)
+            ),
         ]
+
+    def __str__(self):
+        return f"Seat {self.number} at table {self.table_id}"
 
     @property
     def is_empty(self) -> bool:
@@ -99,10 +106,12 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True)
     move_count = models.PositiveIntegerField(default=0)
     state_json = models.TextField(help_text="cache: the engine position after move_count moves")
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True,
-                                    help_text="when the seats to move time out (T7)")
-    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True,
-                                      help_text="when a bot or autopilot seat should act")
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="when the seats to move time out (T7)"
+    )
+    bot_due_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="when a bot or autopilot seat should act"
+    )
     result = models.JSONField(null=True, blank=True, help_text="places, durak, losers, draw")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -124,13 +133,15 @@ class GameSeat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="game_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="game_seats"
+    )
     bot_level = models.CharField(max_length=32, blank=True, default="")
     team = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="R19-R21, from the engine")
     counted_place = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="the place ratings and standings use: last if abandoned")
+        null=True, blank=True, help_text="the place ratings and standings use: last if abandoned"
+    )
     is_loser = models.BooleanField(default=False)
     abandoned = models.BooleanField(default=False, help_text="went on autopilot: counts as last place")
     autopilot = models.BooleanField(default=False)
@@ -139,6 +150,9 @@ class GameSeat(models.Model):
     class Meta:
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_record_per_seat")]
+
+    def __str__(self):
+        return f"Seat {self.number} of game {self.game_id}"
 
     @property
     def is_bot_controlled(self) -> bool:
@@ -163,6 +177,9 @@ class Move(models.Model):
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_move_per_number")]
 
+    def __str__(self):
+        return f"Move {self.number} of game {self.game_id}: {self.seat} {self.action}"
+
 
 class ChatMessage(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
@@ -173,3 +190,6 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created_at"]
+
+    def __str__(self):
+        return f"{self.name}: {self.text}"

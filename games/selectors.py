@@ -122,11 +122,14 @@ def lobby_tables(limit: int = 50):
         .select_related("host")
         .prefetch_related("seats__user")
         .annotate(free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
-        .annotate(status_order=Case(
-            When(status=Table.Status.WAITING, then=Value(0)),
-            When(status=Table.Status.PLAYING, then=Value(1)),
-            default=Value(2), output_field=IntegerField(),
-        ))
+        .annotate(
+            status_order=Case(
+                When(status=Table.Status.WAITING, then=Value(0)),
+                When(status=Table.Status.PLAYING, then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            )
+        )
         .order_by("status_order", "-created_at")[:limit]  # joinable tables first
     )
 
@@ -172,5 +175,7 @@ def playing_game_id(table_id: int) -> int | None:
     """The game now being played at a table, if any."""
     return (
         Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
-        .order_by("-number").values_list("pk", flat=True).first()
+        .order_by("-number")
+        .values_list("pk", flat=True)
+        .first()
     )

@@ -93,7 +93,9 @@ def test_htmx_is_served_locally(client):
 def test_manage_py_check_passes():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--fail-level", "WARNING"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -172,7 +174,10 @@ def probe_settings(**env_overrides: str) -> dict:
     env.update(env_overrides)
     result = subprocess.run(
         [sys.executable, "-c", SETTINGS_PROBE],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
@@ -217,8 +222,13 @@ def test_sqlite_connections_use_wal(tmp_path, django_db_blocker):
     from django.db.backends.sqlite3.base import DatabaseWrapper
 
     probed = probe_settings()
-    default = {**settings.DATABASES["default"], "ENGINE": probed["engine"], "OPTIONS": {key: probed["options"][key] for key in ("init_command", "transaction_mode")},
-               "CONN_MAX_AGE": probed["conn_max_age"], "NAME": str(tmp_path / "wal.sqlite3")}
+    default = {
+        **settings.DATABASES["default"],
+        "ENGINE": probed["engine"],
+        "OPTIONS": {key: probed["options"][key] for key in ("init_command", "transaction_mode")},
+        "CONN_MAX_AGE": probed["conn_max_age"],
+        "NAME": str(tmp_path / "wal.sqlite3"),
+    }
     wrapper = DatabaseWrapper(default, alias="wal")
     with django_db_blocker.unblock():
         try:

@@ -19,8 +19,9 @@ from .forms import SignUpForm
 
 def _next_url(request, default: str = "games:home"):
     url = request.POST.get("next") or request.GET.get("next")
-    if url and url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()},
-                                               require_https=request.is_secure()):
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return url
     return default
 
@@ -64,22 +65,28 @@ def profile(request, username: str):
     rows = []
     for seat in stats["recent"]:
         css, words = _outcome(seat)
-        rows.append({
-            "game": seat.game,
-            "place": seat.place,
-            "counted_place": seat.counted_place,
-            "abandoned": seat.abandoned,
-            "players": seat.game.rules.get("players"),
-            "outcome": words,
-            "outcome_class": css,
-            "variant": variant_name(seat.game.variant),
-            "rated": seat.game.rated,
-        })
+        rows.append(
+            {
+                "game": seat.game,
+                "place": seat.place,
+                "counted_place": seat.counted_place,
+                "abandoned": seat.abandoned,
+                "players": seat.game.rules.get("players"),
+                "outcome": words,
+                "outcome_class": css,
+                "variant": variant_name(seat.game.variant),
+                "rated": seat.game.rated,
+            }
+        )
     profile_obj = getattr(player, "profile", None)
-    return render(request, "games/accounts/profile.html", {
-        "player": player,
-        "is_guest": bool(profile_obj and profile_obj.is_guest),
-        "stats": stats,
-        "rows": rows,
-        "is_me": request.user.is_authenticated and request.user.pk == player.pk,
-    })
+    return render(
+        request,
+        "games/accounts/profile.html",
+        {
+            "player": player,
+            "is_guest": bool(profile_obj and profile_obj.is_guest),
+            "stats": stats,
+            "rows": rows,
+            "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+        },
+    )

@@ -79,8 +79,9 @@ def _replay_us_per_step(rules: Rules, recorded: list[tuple[int, list]]) -> float
     return elapsed / steps * 1e6 if steps else 0.0
 
 
-def bench_table(key: str, label: str, rules: Rules, *, seconds: float | None = 2.0,
-                games: int | None = None, seed: int = 0) -> TableResult:
+def bench_table(
+    key: str, label: str, rules: Rules, *, seconds: float | None = 2.0, games: int | None = None, seed: int = 0
+) -> TableResult:
     """Random full games for `seconds` (or exactly `games` games)."""
     warm_up = random.Random(seed)
     for i in range(min(WARM_UP_GAMES, games or WARM_UP_GAMES)):
@@ -156,9 +157,11 @@ def run(*, seconds: float = 2.0, games: int | None = None, seed: int = 0, write=
     for key, label, rules in TABLES:
         result = bench_table(key, label, rules, seconds=seconds, games=games, seed=seed)
         results.append(result)
-        write(f"{label}: {result.games} games in {result.seconds:.2f} CPU s ({result.wall:.2f} s wall) = "
-              f"{result.games_per_s:.1f} games/s, {result.steps_per_game:.1f} actions/game, "
-              f"{result.step_us:.2f} us per legal_actions + act")
+        write(
+            f"{label}: {result.games} games in {result.seconds:.2f} CPU s ({result.wall:.2f} s wall) = "
+            f"{result.games_per_s:.1f} games/s, {result.steps_per_game:.1f} actions/game, "
+            f"{result.step_us:.2f} us per legal_actions + act"
+        )
         figures[f"games_per_s_{key}"] = result.games_per_s
         figures[f"us_per_step_{key}"] = result.step_us
     copies = bench_copies(seconds=min(1.0, seconds) if games is None else 0.2, seed=seed)

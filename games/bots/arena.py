@@ -17,8 +17,7 @@ def next_seat(game: Game) -> int:
     return min(waiting, key=lambda s: (s - start) % n)
 
 
-def play_game(rules: Rules, bots, seed, dealer: int = 0, max_actions: int = 10_000,
-              check=None) -> Game:
+def play_game(rules: Rules, bots, seed, dealer: int = 0, max_actions: int = 10_000, check=None) -> Game:
     """Deal with `seed` and let `bots[seat]` play every seat until the game is over.
 
     `check(game, seat, view, action)` (optional) is called before each action.

@@ -40,34 +40,34 @@ TOP_RANK = RANK_VALUE["A"]
 # freely while the defender covers, the pair bonus and the transfer preference.
 DEFAULTS = {
     # leading
-    "pair_bonus": 0.2,        # per extra card of the lead's rank (rank steps are 1/8 in a 36 deck)
+    "pair_bonus": 0.2,  # per extra card of the lead's rank (rank steps are 1/8 in a 36 deck)
     "pair_bonus_late": 0.4,
-    "pair_max_rel": 0.6,      # before the stock runs out, pairs above this count as singles
-    "trump_lead": 2.0,        # added to a trump's cost as a lead: trumps go last
+    "pair_max_rel": 0.6,  # before the stock runs out, pairs above this count as singles
+    "trump_lead": 2.0,  # added to a trump's cost as a lead: trumps go last
     "transfer_risk_lead": 0.5,  # perevodnoy: the defender is known to hold the rank
-    "unbeatable_lead": 1.0,     # the defender's known hand cannot beat the card
+    "unbeatable_lead": 1.0,  # the defender's known hand cannot beat the card
     "unbeatable_lead_late": 3.0,
     # throwing in
-    "throw_max_rel": 1.0,     # non-trumps up to this relative rank while the defender covers
+    "throw_max_rel": 1.0,  # non-trumps up to this relative rank while the defender covers
     "throw_max_rel_taking": 0.5,  # ... and while he takes, with a full stock (10 in 36)
     # defending
-    "full_stock": 18,         # stock size from which the game counts as "early"
-    "nt_high": 2.0,           # cost of spending a high non-trump: nt_high * (rel - 0.5)
-    "trump_base": 1.5,        # cost of spending a trump: (base + rank * rel) * (1 + phase * early)
+    "full_stock": 18,  # stock size from which the game counts as "early"
+    "nt_high": 2.0,  # cost of spending a high non-trump: nt_high * (rel - 0.5)
+    "trump_base": 1.5,  # cost of spending a trump: (base + rank * rel) * (1 + phase * early)
     "trump_rank": 3.0,
     "trump_phase": 1.5,
-    "take_early": 3.0,        # cost of taking with a full / an empty stock
+    "take_early": 3.0,  # cost of taking with a full / an empty stock
     "take_late": 8.0,
     "take_per_card": 0.3,
-    "junk": 0.8,              # extra cost of picking up a low non-trump: junk * (1 - rel)
-    "trump_gain": 0.5,        # picking up a trump is partly a gain
-    "go_out": 10.0,           # covering with the last cards, stock empty: the player leaves
-    "throw_risk": 0.3,        # a thrower is known to hold the rank of a covering card
-    "transfer_nt": -0.5,      # transferring with a non-trump sheds a card for free
+    "junk": 0.8,  # extra cost of picking up a low non-trump: junk * (1 - rel)
+    "trump_gain": 0.5,  # picking up a trump is partly a gain
+    "go_out": 10.0,  # covering with the last cards, stock empty: the player leaves
+    "throw_risk": 0.3,  # a thrower is known to hold the rank of a covering card
+    "transfer_nt": -0.5,  # transferring with a non-trump sheds a card for free
     "transfer_trump": -0.25,  # a trump transfer beats covering with that same trump
-    "show_cost": 0.3,         # T5: a shown trump stays in hand but is revealed
-    "transfer_back": 1.0,     # the receiver is known to hold the rank
-    "transfer_late": 2.0,     # stock empty and the receiver could go out by covering
+    "show_cost": 0.3,  # T5: a shown trump stays in hand but is revealed
+    "transfer_back": 1.0,  # the receiver is known to hold the rank
+    "transfer_late": 2.0,  # stock empty and the receiver could go out by covering
 }
 
 
@@ -320,7 +320,8 @@ class HeuristicBot:
                 cost += p["transfer_back"]
             if late and receiver["cards"] <= len(table) + 1:
                 cost += p["transfer_late"]
-            if cost < best_cost or (cost == best_cost and best.kind == "transfer"
-                                    and self._key(c, trump) < self._key(best.card, trump)):
+            if cost < best_cost or (
+                cost == best_cost and best.kind == "transfer" and self._key(c, trump) < self._key(best.card, trump)
+            ):
                 best, best_cost = act, cost
         return best

@@ -11,6 +11,18 @@ from .game import Game, event_for
 from .rules import Rules
 
 __all__ = [
-    "ALL_CARDS", "Action", "Game", "IllegalAction", "RANK", "Rules", "SUIT", "SUIT_SYMBOLS",
-    "beats", "deck", "event_for", "parse_action", "sort_hand", "strength",
+    "ALL_CARDS",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "RANK",
+    "Rules",
+    "SUIT",
+    "SUIT_SYMBOLS",
+    "beats",
+    "deck",
+    "event_for",
+    "parse_action",
+    "sort_hand",
+    "strength",
 ]

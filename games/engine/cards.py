@@ -37,10 +37,7 @@ def beats(attack: str, defence: str, trump: str) -> bool:
 
 # BEATERS[trump][attack] is every card that beats `attack`; precomputed so that
 # listing a defender's options is a set intersection, not a loop of comparisons.
-BEATERS = {
-    trump: {a: frozenset(d for d in ALL_CARDS if beats(a, d, trump)) for a in ALL_CARDS}
-    for trump in SUITS
-}
+BEATERS = {trump: {a: frozenset(d for d in ALL_CARDS if beats(a, d, trump)) for a in ALL_CARDS} for trump in SUITS}
 
 
 def strength(card: str, trump: str) -> int:

@@ -28,10 +28,30 @@ def event_for(event: dict, seat: int | None) -> dict:
 
 class Game:
     __slots__ = (
-        "rules", "n", "trump", "trump_card", "dealer", "hands", "stock", "discard_pile",
-        "pairs", "attacker", "defender", "taking", "passed", "first_bout", "out",
-        "left_before_bout", "known", "shown", "transferrers", "stock_touched", "over",
-        "durak", "losers", "lowest_trump",
+        "rules",
+        "n",
+        "trump",
+        "trump_card",
+        "dealer",
+        "hands",
+        "stock",
+        "discard_pile",
+        "pairs",
+        "attacker",
+        "defender",
+        "taking",
+        "passed",
+        "first_bout",
+        "out",
+        "left_before_bout",
+        "known",
+        "shown",
+        "transferrers",
+        "stock_touched",
+        "over",
+        "durak",
+        "losers",
+        "lowest_trump",
         "_teams",  # rules.team_of(s) for every seat: fixed per table, shared by copies
     )
 
@@ -238,8 +258,7 @@ class Game:
         # Inlined is_thrower for the house rule: the defender shares his own team.
         out, hands, teams = self.out, self.hands, self._teams
         defending = teams[self.defender]
-        return [s for s in range(self.n)
-                if s not in passed and s not in out and hands[s] and teams[s] != defending]
+        return [s for s in range(self.n) if s not in passed and s not in out and hands[s] and teams[s] != defending]
 
     def to_move(self) -> list[int]:
         """The seats the game is waiting for (a turn timer runs for them).
@@ -301,16 +320,14 @@ class Game:
             if not uncovered:
                 return actions
             # R22, R20: no transfer when no opponent is left to receive it.
-            if (uncovered == len(table) and self.rules.transfers
-                    and (next_defender := self._defender_for(seat)) != seat):
+            if uncovered == len(table) and self.rules.transfers and (next_defender := self._defender_for(seat)) != seat:
                 rank = RANK[table[0][0]]
                 receiver = len(self.hands[next_defender])
                 if len(table) < self.attack_limit and receiver > len(table):
                     actions.extend(TRANSFER[c] for c in hand if RANK[c] == rank)
                 if self.rules.trump_show_transfer and receiver >= len(table):
                     actions.extend(
-                        SHOW[c] for c in hand
-                        if RANK[c] == rank and SUIT[c] == self.trump and c not in self.shown
+                        SHOW[c] for c in hand if RANK[c] == rank and SUIT[c] == self.trump and c not in self.shown
                     )
             actions.append(TAKE)
             return actions
@@ -348,8 +365,7 @@ class Game:
         """Why `seat` may not take `action` now, or None if it may."""
         if self.over:
             return "The game is over."
-        if (type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool))
-                or not 0 <= seat < self.n):
+        if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)) or not 0 <= seat < self.n:
             return f"There is no seat {seat!r} at this table."
         if seat in self.out:
             return "You have left the game: you have no more moves."
@@ -487,8 +503,7 @@ class Game:
         return events
 
     def _do_defend(self, seat, action):
-        events = [{"type": "defend", "seat": seat, "card": action.card, "target": action.target,
-                   "visible_to": PUBLIC}]
+        events = [{"type": "defend", "seat": seat, "card": action.card, "target": action.target, "visible_to": PUBLIC}]
         for pair in self.pairs:
             if pair[0] == action.target:
                 pair[1] = action.card
@@ -500,8 +515,7 @@ class Game:
 
     def _do_transfer(self, seat, action):
         receiver = self._defender_for(seat)
-        events = [{"type": "transfer", "seat": seat, "card": action.card, "defender": receiver,
-                   "visible_to": PUBLIC}]
+        events = [{"type": "transfer", "seat": seat, "card": action.card, "defender": receiver, "visible_to": PUBLIC}]
         self.pairs.append([action.card, None])
         self._hand_over_defence(seat, receiver)
         self._play(seat, action.card, events)
@@ -513,8 +527,7 @@ class Game:
         self.shown.add(action.card)
         self.known[seat].add(action.card)
         self._hand_over_defence(seat, receiver)
-        events = [{"type": "show", "seat": seat, "card": action.card, "defender": receiver,
-                   "visible_to": PUBLIC}]
+        events = [{"type": "show", "seat": seat, "card": action.card, "defender": receiver, "visible_to": PUBLIC}]
         self._settle(events)
         return events
 
@@ -548,8 +561,13 @@ class Game:
 
     # act() dispatches on Action.kind through this table.
     _EFFECTS = {
-        "attack": _do_attack, "defend": _do_defend, "transfer": _do_transfer, "show": _do_show,
-        "take": _do_take, "pass": _do_pass, "swap": _do_swap,
+        "attack": _do_attack,
+        "defend": _do_defend,
+        "transfer": _do_transfer,
+        "show": _do_show,
+        "take": _do_take,
+        "pass": _do_pass,
+        "swap": _do_swap,
     }
 
     # ------------------------------------------------------- ending a bout
@@ -576,8 +594,15 @@ class Game:
             self.known[defender].update(cards)
         else:
             self.discard_pile.extend(cards)
-        events.append({"type": "bout_end", "result": "pick_up" if took else "discard",
-                       "defender": defender, "cards": cards, "visible_to": PUBLIC})
+        events.append(
+            {
+                "type": "bout_end",
+                "result": "pick_up" if took else "discard",
+                "defender": defender,
+                "cards": cards,
+                "visible_to": PUBLIC,
+            }
+        )
         self.pairs = []
         self.taking = False
         self.passed = set()
@@ -604,8 +629,7 @@ class Game:
             attacker = defender
         self.attacker = attacker
         self.defender = self._defender_for(attacker)
-        events.append({"type": "bout_start", "attacker": attacker, "defender": self.defender,
-                       "visible_to": PUBLIC})
+        events.append({"type": "bout_start", "attacker": attacker, "defender": self.defender, "visible_to": PUBLIC})
 
     def _draw(self, events: list):
         """R16, R26: the opener first, clockwise, the (last) defender last."""
@@ -624,8 +648,7 @@ class Game:
             self.hands[seat].extend(drawn)
             if not stock and self.trump_card in drawn:
                 self.known[seat].add(self.trump_card)  # everyone saw the face-up trump taken
-            events.append({"type": "draw", "seat": seat, "count": len(drawn), "cards": drawn,
-                           "visible_to": [seat]})
+            events.append({"type": "draw", "seat": seat, "count": len(drawn), "cards": drawn, "visible_to": [seat]})
 
     def _finish(self, holders: list[int], events: list):
         """R20, R21: places, the durak, the losing side, or a draw."""
@@ -638,9 +661,16 @@ class Game:
         else:
             self.durak = holders[0] if len(holders) == 1 else None
             self.losers = self.team(holders[0]) if self.rules.partners else list(holders)
-        events.append({"type": "game_over", "places": {str(s): p for s, p in sorted(self.out.items())},
-                       "durak": self.durak, "losers": list(self.losers), "draw": not holders,
-                       "visible_to": PUBLIC})
+        events.append(
+            {
+                "type": "game_over",
+                "places": {str(s): p for s, p in sorted(self.out.items())},
+                "durak": self.durak,
+                "losers": list(self.losers),
+                "draw": not holders,
+                "visible_to": PUBLIC,
+            }
+        )
 
     # ----------------------------------------------------------- seating
 
@@ -680,16 +710,18 @@ class Game:
         seats = []
         for s in range(self.n):
             hand = self.hands[s]
-            seats.append({
-                "seat": s,
-                "cards": len(hand),
-                "known": sort_hand([c for c in self.known[s] if c in hand], self.trump),
-                "team": self.rules.team_of(s),
-                "place": self.out.get(s),
-                "in_game": s not in self.out,
-                "passed": s in self.passed,
-                "to_move": s in to_move,
-            })
+            seats.append(
+                {
+                    "seat": s,
+                    "cards": len(hand),
+                    "known": sort_hand([c for c in self.known[s] if c in hand], self.trump),
+                    "team": self.rules.team_of(s),
+                    "place": self.out.get(s),
+                    "in_game": s not in self.out,
+                    "passed": s in self.passed,
+                    "to_move": s in to_move,
+                }
+            )
         return {
             "seat": seat,
             "rules": self.rules.to_dict(),
@@ -798,7 +830,7 @@ class Game:
         game.taking = data["taking"]
         game.passed = set(data["passed"])
         game.first_bout = data["first_bout"]
-        game.out = {s: p for s, p in data["places"]}
+        game.out = dict(data["places"])
         game.left_before_bout = data["left_before_bout"]
         game.known = [set(k) for k in data["known"]]
         game.shown = set(data["shown"])
@@ -818,5 +850,7 @@ class Game:
     __hash__ = None
 
     def __repr__(self):
-        return (f"<Game {self.rules.variant} {self.n}p trump={self.trump} attacker={self.attacker} "
-                f"defender={self.defender} table={self.pairs} over={self.over}>")
+        return (
+            f"<Game {self.rules.variant} {self.n}p trump={self.trump} attacker={self.attacker} "
+            f"defender={self.defender} table={self.pairs} over={self.over}>"
+        )

@@ -41,9 +41,7 @@ class Rules:
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
-            raise ValueError(
-                f"Unknown variant {self.variant!r}: choose 'podkidnoy' or 'perevodnoy'."
-            )
+            raise ValueError(f"Unknown variant {self.variant!r}: choose 'podkidnoy' or 'perevodnoy'.")
         if not isinstance(self.players, int) or isinstance(self.players, bool):
             raise ValueError("The number of players must be a whole number from 2 to 6.")
         if not 2 <= self.players <= 6:
@@ -52,23 +50,13 @@ class Rules:
             raise ValueError(f"A deck has 24, 36 or 52 cards, not {self.deck}.")
         low, high = DECK_PLAYER_LIMITS[self.deck]
         if not low <= self.players <= high:
-            raise ValueError(
-                f"A {self.deck}-card deck seats {low} to {high} players, not {self.players}."
-            )
+            raise ValueError(f"A {self.deck}-card deck seats {low} to {high} players, not {self.players}.")
         if self.partners and self.players not in (4, 6):
-            raise ValueError(
-                f"Team play needs 4 players (two pairs) or 6 (two teams of three), "
-                f"not {self.players}."
-            )
+            raise ValueError(f"Team play needs 4 players (two pairs) or 6 (two teams of three), not {self.players}.")
         if self.first_bout_limit not in (5, 6):
-            raise ValueError(
-                f"The first bout allows 5 or 6 attack cards, not {self.first_bout_limit}."
-            )
+            raise ValueError(f"The first bout allows 5 or 6 attack cards, not {self.first_bout_limit}.")
         if self.throw_in not in THROW_IN_MODES:
-            raise ValueError(
-                f"Throw-in is by 'all' players or by the 'neighbours' only, "
-                f"not {self.throw_in!r}."
-            )
+            raise ValueError(f"Throw-in is by 'all' players or by the 'neighbours' only, not {self.throw_in!r}.")
         if self.trump_show_transfer and self.variant != "perevodnoy":
             raise ValueError("Transfer by showing a trump exists only in perevodnoy.")
         if self.trump_six_swap and self.deck == 24:

@@ -7,7 +7,8 @@ them, and so may the table page.
 
 import re
 
-from django.utils.translation import gettext, gettext_lazy as _, gettext_noop
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from games import bots, engine
 from games.engine.cards import RED_SUITS, SUIT_SYMBOLS
@@ -101,19 +102,25 @@ def action_text(action: str) -> str:
 # games.services translate their refusals themselves; the engine's Rules speaks
 # English only. These are its ValueError messages the new-table form can meet:
 # exact texts, then texts with numbers in them (English pattern, translatable template).
-KNOWN_REASONS = (
-    gettext_noop("Transfer by showing a trump exists only in perevodnoy."),
-)
+KNOWN_REASONS = (gettext_noop("Transfer by showing a trump exists only in perevodnoy."),)
 
 PATTERNS = (
-    (re.compile(r"^Team play needs 4 players \(two pairs\) or 6 \(two teams of three\), not (?P<players>\d+)\.$"),
-     _("Team play needs 4 players (two pairs) or 6 (two teams of three), not %(players)s.")),
-    (re.compile(r"^A (?P<deck>\d+)-card deck seats (?P<low>\d+) to (?P<high>\d+) players, not (?P<players>\d+)\.$"),
-     _("A %(deck)s-card deck seats %(low)s to %(high)s players, not %(players)s.")),
-    (re.compile(r"^The trump six swap needs sixes, which a (?P<deck>\d+)-card deck lacks\.$"),
-     _("The trump six swap needs sixes, which a %(deck)s-card deck lacks.")),
-    (re.compile(r"^Durak is played by 2 to 6 players, not (?P<players>.+)\.$"),
-     _("Durak is played by 2 to 6 players, not %(players)s.")),
+    (
+        re.compile(r"^Team play needs 4 players \(two pairs\) or 6 \(two teams of three\), not (?P<players>\d+)\.$"),
+        _("Team play needs 4 players (two pairs) or 6 (two teams of three), not %(players)s."),
+    ),
+    (
+        re.compile(r"^A (?P<deck>\d+)-card deck seats (?P<low>\d+) to (?P<high>\d+) players, not (?P<players>\d+)\.$"),
+        _("A %(deck)s-card deck seats %(low)s to %(high)s players, not %(players)s."),
+    ),
+    (
+        re.compile(r"^The trump six swap needs sixes, which a (?P<deck>\d+)-card deck lacks\.$"),
+        _("The trump six swap needs sixes, which a %(deck)s-card deck lacks."),
+    ),
+    (
+        re.compile(r"^Durak is played by 2 to 6 players, not (?P<players>.+)\.$"),
+        _("Durak is played by 2 to 6 players, not %(players)s."),
+    ),
 )
 
 

@@ -7,13 +7,18 @@ from .display import bot_level_choices, reason_text
 
 VARIANT_CHOICES = [("podkidnoy", _("Podkidnoy")), ("perevodnoy", _("Perevodnoy"))]
 PLAYER_CHOICES = [(n, str(n)) for n in range(2, 7)]
-DECK_CHOICES = [(24, _("24 cards (nines to aces)")), (36, _("36 cards (sixes to aces)")),
-                (52, _("52 cards (twos to aces)"))]
+DECK_CHOICES = [
+    (24, _("24 cards (nines to aces)")),
+    (36, _("36 cards (sixes to aces)")),
+    (52, _("52 cards (twos to aces)")),
+]
 FIRST_BOUT_CHOICES = [(5, _("5 cards")), (6, _("6 cards"))]
 THROW_IN_CHOICES = [("all", _("every player")), ("neighbours", _("only the attacker's neighbours"))]
 TIMER_CHOICES = [("", _("no timer")), ("15", _("15 seconds")), ("30", _("30 seconds")), ("60", _("60 seconds"))]
-VISIBILITY_CHOICES = [("public", _("public: listed in the lobby")),
-                      ("private", _("private: only people with the invite link"))]
+VISIBILITY_CHOICES = [
+    ("public", _("public: listed in the lobby")),
+    ("private", _("private: only people with the invite link")),
+]
 
 
 class NewTableForm(forms.Form):
@@ -22,27 +27,37 @@ class NewTableForm(forms.Form):
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="podkidnoy")
     players = forms.TypedChoiceField(label=_("Players"), choices=PLAYER_CHOICES, coerce=int, initial=2)
     partners = forms.BooleanField(
-        label=_("Partners"), required=False,
-        help_text=_("4 players: two pairs sitting opposite; 6 players: two teams of three."))
+        label=_("Partners"),
+        required=False,
+        help_text=_("4 players: two pairs sitting opposite; 6 players: two teams of three."),
+    )
     deck = forms.TypedChoiceField(label=_("Deck"), choices=DECK_CHOICES, coerce=int, initial=36)
     first_bout_limit = forms.TypedChoiceField(
-        label=_("Cards in the first bout"), choices=FIRST_BOUT_CHOICES, coerce=int, initial=5)
+        label=_("Cards in the first bout"), choices=FIRST_BOUT_CHOICES, coerce=int, initial=5
+    )
     throw_in = forms.ChoiceField(label=_("Who throws in"), choices=THROW_IN_CHOICES, initial="all")
     trump_show_transfer = forms.BooleanField(
-        label=_("Transfer by showing a trump"), required=False, help_text=_("Perevodnoy only."))
+        label=_("Transfer by showing a trump"), required=False, help_text=_("Perevodnoy only.")
+    )
     trump_six_swap = forms.BooleanField(
-        label=_("Trump six swap"), required=False,
-        help_text=_("The trump six may be swapped for the face-up trump card."))
+        label=_("Trump six swap"),
+        required=False,
+        help_text=_("The trump six may be swapped for the face-up trump card."),
+    )
     turn_seconds = forms.TypedChoiceField(
-        label=_("Turn timer"), choices=TIMER_CHOICES, coerce=int, empty_value=None, required=False)
-    visibility = forms.ChoiceField(label=_("Table"), choices=VISIBILITY_CHOICES, initial="public",
-                                   widget=forms.RadioSelect)
+        label=_("Turn timer"), choices=TIMER_CHOICES, coerce=int, empty_value=None, required=False
+    )
+    visibility = forms.ChoiceField(
+        label=_("Table"), choices=VISIBILITY_CHOICES, initial="public", widget=forms.RadioSelect
+    )
     bot_level = forms.ChoiceField(
-        label=_("Bots for empty seats"), required=False,
-        help_text=_("When you start the game, bots of this level take the empty seats."))
+        label=_("Bots for empty seats"),
+        required=False,
+        help_text=_("When you start the game, bots of this level take the empty seats."),
+    )
     rated = forms.BooleanField(
-        label=_("Rated"), required=False,
-        help_text=_("For signed-up players only; no bots at a rated table."))
+        label=_("Rated"), required=False, help_text=_("For signed-up players only; no bots at a rated table.")
+    )
 
     def __init__(self, *args, can_rate: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -57,16 +72,29 @@ class NewTableForm(forms.Form):
             return data
         try:
             self.rules = engine.Rules(
-                variant=data["variant"], players=data["players"], partners=data["partners"],
-                deck=data["deck"], first_bout_limit=data["first_bout_limit"], throw_in=data["throw_in"],
-                trump_show_transfer=data["trump_show_transfer"], trump_six_swap=data["trump_six_swap"],
+                variant=data["variant"],
+                players=data["players"],
+                partners=data["partners"],
+                deck=data["deck"],
+                first_bout_limit=data["first_bout_limit"],
+                throw_in=data["throw_in"],
+                trump_show_transfer=data["trump_show_transfer"],
+                trump_six_swap=data["trump_six_swap"],
             )
         except ValueError as error:
             raise forms.ValidationError(reason_text(str(error))) from None
         return data
 
-    RULE_FIELDS = ("variant", "players", "partners", "deck", "first_bout_limit", "throw_in",
-                   "trump_show_transfer", "trump_six_swap")
+    RULE_FIELDS = (
+        "variant",
+        "players",
+        "partners",
+        "deck",
+        "first_bout_limit",
+        "throw_in",
+        "trump_show_transfer",
+        "trump_six_swap",
+    )
 
     def rule_fields(self):
         return [self[name] for name in self.RULE_FIELDS]

@@ -32,13 +32,15 @@ def _table_row(table: Table, user) -> dict:
     user_id = user.pk if user is not None and user.is_authenticated else None
     seats = []
     for seat in table.seats.all():
-        seats.append({
-            "number": seat.number,
-            "name": selectors.display_name(seat.user) if seat.user_id else "",
-            "bot": bot_name(seat.bot_level) if seat.bot_level and not seat.user_id else "",
-            "is_me": user_id is not None and seat.user_id == user_id,
-            "free": seat.is_empty,
-        })
+        seats.append(
+            {
+                "number": seat.number,
+                "name": selectors.display_name(seat.user) if seat.user_id else "",
+                "bot": bot_name(seat.bot_level) if seat.bot_level and not seat.user_id else "",
+                "is_me": user_id is not None and seat.user_id == user_id,
+                "free": seat.is_empty,
+            }
+        )
     seated = any(s["is_me"] for s in seats)
     return {
         "table": table,
@@ -48,8 +50,10 @@ def _table_row(table: Table, user) -> dict:
         "bots": bot_name(table.bot_level) if table.bot_level else "",
         "seats": seats,
         "seated": seated,
-        "can_join": user_id is not None and not seated and table.status == Table.Status.WAITING
-                    and any(s["free"] for s in seats),
+        "can_join": user_id is not None
+        and not seated
+        and table.status == Table.Status.WAITING
+        and any(s["free"] for s in seats),
     }
 
 
@@ -192,4 +196,3 @@ def table_resign(request, table_id: int):
     else:
         messages.info(request, _("You resigned: a bot plays your cards to the end, and you take last place."))
     return _back_to_table(table_id)
-

@@ -48,16 +48,18 @@ def _position_context(game: Game, step: int, names: dict, moves: list) -> dict:
     view = position.view(None)
     seats = []
     for s in range(position.n):
-        seats.append({
-            "number": s,
-            "name": names.get(s, {}).get("name", ""),
-            "hand": [card(c) for c in engine.sort_hand(position.hand(s), position.trump)],
-            "place": position.places.get(s),
-            "attacker": s == position.attacker and not position.is_over,
-            "defender": s == position.defender and not position.is_over,
-            "to_move": s in view["to_move"],
-            "team": view["seats"][s]["team"],
-        })
+        seats.append(
+            {
+                "number": s,
+                "name": names.get(s, {}).get("name", ""),
+                "hand": [card(c) for c in engine.sort_hand(position.hand(s), position.trump)],
+                "place": position.places.get(s),
+                "attacker": s == position.attacker and not position.is_over,
+                "defender": s == position.defender and not position.is_over,
+                "to_move": s in view["to_move"],
+                "team": view["seats"][s]["team"],
+            }
+        )
     move = None
     if step > 0:
         m = moves[step - 1]

@@ -26,7 +26,7 @@ def _guest_username(prefix: str) -> str:
     digits = 4
     while True:
         for _ in range(20):
-            name = f"{prefix}-{secrets.randbelow(10 ** digits):0{digits}d}"
+            name = f"{prefix}-{secrets.randbelow(10**digits):0{digits}d}"
             if not User.objects.filter(username=name).exists():
                 return name
         digits += 1  # a crowded club: longer numbers
@@ -50,7 +50,7 @@ def do_play_as_guest(*, user=None, prefix: str = "Guest", rules: engine.Rules | 
             host=user,
             is_private=True,
             bot_level=GUEST_BOT_LEVEL,
-            bot_seats={seat: GUEST_BOT_LEVEL for seat in range(1, rules.players)},
+            bot_seats=dict.fromkeys(range(1, rules.players), GUEST_BOT_LEVEL),
             start=True,
         )
     return user, table

@@ -64,8 +64,9 @@ def do_post_chat(*, table_id: int, user, text) -> dict:
             raise ChatRefused("You are sending messages too fast: wait a few seconds.")
         message = ChatMessage.objects.create(table_id=table_id, user=user, name=display_name(user), text=text)
         data = message_data(message)
-        transaction.on_commit(lambda: notify._send(notify.table_group(table_id),
-                                                   {"type": "table.chat", "message": data}))
+        transaction.on_commit(
+            lambda: notify._send(notify.table_group(table_id), {"type": "table.chat", "message": data})
+        )
     return data
 
 

@@ -31,8 +31,7 @@ def _send(group: str, message: dict) -> None:
         log.exception("could not notify %s", group)
 
 
-def table_changed(table_id: int, events: list | None = None, lobby: bool = True,
-                  snapshot: dict | None = None) -> None:
+def table_changed(table_id: int, events: list | None = None, lobby: bool = True, snapshot: dict | None = None) -> None:
     """Send the table's group its snapshot (read now unless given) and the lobby a nudge."""
     if snapshot is None:
         from games.selectors import table_snapshot

@@ -22,15 +22,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
-from django.db.transaction import TransactionManagementError
 from django.db.models import Q
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from games import bots, engine, selectors
 from games.models import Game, GameSeat, Move, Table
 
-from . import notify
-from . import positions
+from . import notify, positions
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
 AUTOPILOT_BOT_LEVEL = "heuristic"
@@ -185,7 +184,7 @@ class _Prepared:
         if len(where) != 1:
             return None
         select, klass_info = compiler.select, compiler.klass_info
-        converters = list(compiler.get_converters([s[0] for s in select[0:compiler.col_count]]).items())
+        converters = list(compiler.get_converters([s[0] for s in select[0 : compiler.col_count]]).items())
         fields = klass_info["select_fields"]
         start, end = fields[0], fields[-1] + 1
         init_list = [f[0].target.attname for f in select[start:end]]
@@ -226,8 +225,9 @@ class _Prepared:
 
 # The game row locked until the transaction ends, its table and host along (unlocked,
 # for the snapshot sent after the move); the game's seats with their users.
-_LOCKED_GAME = _Prepared(lambda pk: Game.objects.select_for_update(of=("self",))
-                         .select_related("table__host").filter(pk=pk))
+_LOCKED_GAME = _Prepared(
+    lambda pk: Game.objects.select_for_update(of=("self",)).select_related("table__host").filter(pk=pk)
+)
 _GAME_SEATS = _Prepared(lambda pk: GameSeat.objects.filter(game_id=pk).select_related("user"))
 
 
@@ -271,7 +271,8 @@ def _insert_move(game_id: int, number: int, seat: int, action: str, source: str)
     values = (game_id, number, seat, action, source, timezone.now())  # created_at: auto_now_add
     quote = connection.ops.quote_name
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(Move._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields)))
+        quote(Move._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, values)])
 
@@ -281,7 +282,8 @@ def _update_game(game: Game, names: list[str]) -> None:
     fields = [Game._meta.get_field(name) for name in names]
     quote = connection.ops.quote_name
     sql = "UPDATE {} SET {} WHERE {} = %s".format(
-        quote(Game._meta.db_table), ", ".join(f"{quote(f.column)} = %s" for f in fields), quote(Game._meta.pk.column))
+        quote(Game._meta.db_table), ", ".join(f"{quote(f.column)} = %s" for f in fields), quote(Game._meta.pk.column)
+    )
     params = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, params + [game.pk])
@@ -289,8 +291,7 @@ def _update_game(game: Game, names: list[str]) -> None:
             raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
-def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action,
-                source: str, now) -> list:
+def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action, source: str, now) -> list:
     """The one path of every move: the engine judges it, the log records it.
 
     Raises MoveRefused with the engine's reason, changing nothing. The caller
@@ -308,8 +309,9 @@ def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, 
     return events
 
 
-def _save(game: Game, position: engine.Game, seats: dict, now, events: list, *,
-          cache: bool = True, notify_table: bool = True) -> None:
+def _save(
+    game: Game, position: engine.Game, seats: dict, now, events: list, *, cache: bool = True, notify_table: bool = True
+) -> None:
     """Store the position cache and the next deadline / bot time; tell others on commit."""
     _schedule(game, position, seats, now)
     fields = ["deadline", "bot_due_at"]
@@ -328,9 +330,14 @@ def _save(game: Game, position: engine.Game, seats: dict, now, events: list, *,
         seat_rows = [seats[n] for n in sorted(seats)]
         # Built from the rows at hand, no query: while a game is on, the table's seats
         # are the game's (tables.py refuses to change them), and this game is its latest.
-        transaction.on_commit(lambda: notify.table_changed(
-            table_id, events, lobby=game_over,
-            snapshot=selectors.snapshot_of(game.table, seat_rows, game, seat_rows)))
+        transaction.on_commit(
+            lambda: notify.table_changed(
+                table_id,
+                events,
+                lobby=game_over,
+                snapshot=selectors.snapshot_of(game.table, seat_rows, game, seat_rows),
+            )
+        )
     if game.bot_due_at is not None:
         # Expired deadlines need no nudge: the beat sweep finds them within a second.
         delay = max(0.0, (game.bot_due_at - now).total_seconds())
@@ -392,8 +399,7 @@ def _play_one_bot_move(game: Game, position: engine.Game, seats: dict, now, even
             events += _apply_move(game, position, seats, seat, action, source, now)
         except MoveRefused:
             # A bot bug must never stall a table: fall back to the timeout move.
-            events += _apply_move(game, position, seats, seat, position.timeout_action(number),
-                                  source, now)
+            events += _apply_move(game, position, seats, seat, position.timeout_action(number), source, now)
         return 1
     return 0
 

@@ -53,22 +53,32 @@ def verify_game(game: Game) -> VerifyResult:
     except (ValueError, TypeError) as error:
         problems.append(_("The game cannot be dealt from its rules and seed: %(error)s") % {"error": error})
         return VerifyResult(ok=False, problems=problems, checks=checks)
-    checks.append(_("Dealt %(deck)s cards to %(players)s players from the seed (dealer: seat %(dealer)s).")
-                  % {"deck": rules.deck, "players": rules.players, "dealer": game.dealer})
+    checks.append(
+        _("Dealt %(deck)s cards to %(players)s players from the seed (dealer: seat %(dealer)s).")
+        % {"deck": rules.deck, "players": rules.players, "dealer": game.dealer}
+    )
 
     # 3. Every move, in order, legal in the position before it.
     moves = list(game.moves.order_by("number").values_list("number", "seat", "action"))
     replayed = 0
     for expected, (number, seat, action) in enumerate(moves):
         if number != expected:
-            problems.append(_("The move log skips from move %(expected)s to move %(number)s.") % {"expected": expected, "number": number})
+            problems.append(
+                _("The move log skips from move %(expected)s to move %(number)s.")
+                % {"expected": expected, "number": number}
+            )
             break
         if position.is_over:
-            problems.append(_("Move %(number)s (seat %(seat)s: %(action)s) comes after the end of the game.")
-                            % {"number": number, "seat": seat, "action": action})
+            problems.append(
+                _("Move %(number)s (seat %(seat)s: %(action)s) comes after the end of the game.")
+                % {"number": number, "seat": seat, "action": action}
+            )
             break
         if not 0 <= seat < rules.players:
-            problems.append(_("Move %(number)s is made by seat %(seat)s, which is not at the table.") % {"number": number, "seat": seat})
+            problems.append(
+                _("Move %(number)s is made by seat %(seat)s, which is not at the table.")
+                % {"number": number, "seat": seat}
+            )
             break
         if action not in position.legal_actions(seat):
             try:
@@ -76,8 +86,10 @@ def verify_game(game: Game) -> VerifyResult:
                 reason = _("it is not among the legal actions")
             except engine.IllegalAction as refusal:
                 reason = refusal.reason
-            problems.append(_("Move %(number)s (seat %(seat)s: %(action)s) is illegal: %(reason)s")
-                            % {"number": number, "seat": seat, "action": action, "reason": reason})
+            problems.append(
+                _("Move %(number)s (seat %(seat)s: %(action)s) is illegal: %(reason)s")
+                % {"number": number, "seat": seat, "action": action, "reason": reason}
+            )
             break
         position.act(seat, action)
         replayed += 1
@@ -89,8 +101,10 @@ def verify_game(game: Game) -> VerifyResult:
 
     # 4. The end: the replay must reach exactly the stored position and result.
     if len(moves) != game.move_count:
-        problems.append(_("The log holds %(count)s moves but the game counts %(move_count)s.")
-                        % {"count": len(moves), "move_count": game.move_count})
+        problems.append(
+            _("The log holds %(count)s moves but the game counts %(move_count)s.")
+            % {"count": len(moves), "move_count": game.move_count}
+        )
     if not position.is_over:
         problems.append(_("The moves do not finish the game, yet it is recorded as over."))
     try:
@@ -113,19 +127,25 @@ def verify_game(game: Game) -> VerifyResult:
     for key, value in expected_result.items():
         if result.get(key) != value:
             result_ok = False
-            problems.append(_("The stored result has %(key)s = %(stored)r, the replay gives %(value)r.")
-                            % {"key": key, "stored": result.get(key), "value": value})
+            problems.append(
+                _("The stored result has %(key)s = %(stored)r, the replay gives %(value)r.")
+                % {"key": key, "stored": result.get(key), "value": value}
+            )
     for seat in game.seats.all():
         place = position.places.get(seat.number)
         if seat.place != place:
             result_ok = False
-            problems.append(_("Seat %(seat)s is recorded in place %(stored)s, the replay gives %(place)s.")
-                            % {"seat": seat.number, "stored": seat.place, "place": place})
+            problems.append(
+                _("Seat %(seat)s is recorded in place %(stored)s, the replay gives %(place)s.")
+                % {"seat": seat.number, "stored": seat.place, "place": place}
+            )
         if seat.is_loser != (seat.number in position.losers):
             result_ok = False
-            problems.append(_("Seat %(seat)s is wrongly recorded as a loser.") % {"seat": seat.number}
-                            if seat.is_loser else
-                            _("Seat %(seat)s is wrongly recorded as not a loser.") % {"seat": seat.number})
+            problems.append(
+                _("Seat %(seat)s is wrongly recorded as a loser.") % {"seat": seat.number}
+                if seat.is_loser
+                else _("Seat %(seat)s is wrongly recorded as not a loser.") % {"seat": seat.number}
+            )
     if result_ok:
         if position.durak is not None:
             outcome = _("seat %(seat)s is the durak") % {"seat": position.durak}

@@ -59,8 +59,14 @@ def do_create_table(
         raise TableRefused("Rated play needs an account: sign up first.")
     with transaction.atomic():
         table = Table.objects.create(
-            host=host, rules=rules.to_dict(), variant=rules.variant, seats_count=rules.players,
-            turn_seconds=turn_seconds, is_private=is_private, rated=rated, bot_level=bot_level,
+            host=host,
+            rules=rules.to_dict(),
+            variant=rules.variant,
+            seats_count=rules.players,
+            turn_seconds=turn_seconds,
+            is_private=is_private,
+            rated=rated,
+            bot_level=bot_level,
         )
         if host is not None and not users:
             users = [host]
@@ -179,13 +185,21 @@ def _deal_new_game(table: Table) -> Game:
     seed = new_seed()
     position = deal(rules, seed, dealer)
     game = Game.objects.create(
-        table=table, number=(previous.number + 1) if previous else 1, rules=table.rules,
-        variant=table.variant, rated=table.rated, seed=seed, seed_hash=seed_hash(seed), dealer=dealer,
-        turn_seconds=table.turn_seconds, state_json=position.to_json(),
+        table=table,
+        number=(previous.number + 1) if previous else 1,
+        rules=table.rules,
+        variant=table.variant,
+        rated=table.rated,
+        seed=seed,
+        seed_hash=seed_hash(seed),
+        dealer=dealer,
+        turn_seconds=table.turn_seconds,
+        state_json=position.to_json(),
     )
     for seat in table.seats.all():
-        GameSeat.objects.create(game=game, number=seat.number, user=seat.user, bot_level=seat.bot_level,
-                                team=rules.team_of(seat.number))
+        GameSeat.objects.create(
+            game=game, number=seat.number, user=seat.user, bot_level=seat.bot_level, team=rules.team_of(seat.number)
+        )
     schedule_new_game(game, position, timezone.now())
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])

@@ -193,8 +193,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_state(self):
         with translation.override(self.language):
-            context = presenters.table_context(self.snapshot, self.seat, list(self.events), viewer_id=self.user_id,
-                                              log_memo=self.log_memo)
+            context = presenters.table_context(
+                self.snapshot, self.seat, list(self.events), viewer_id=self.user_id, log_memo=self.log_memo
+            )
             html = rendering.live_fragments(context, self.language, self.csrf_token)
         await self.send(text_data=html)
 

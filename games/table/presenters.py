@@ -112,8 +112,9 @@ def card_html(code: str) -> str:
     """A small inline card for log lines and buttons."""
     suit = code[-1]
     colour = "red" if suit in RED_SUITS else "black"
-    return format_html('<span class="t-mini {}" data-card="{}">{}{}</span>', colour, code, code[:-1],
-                       SUIT_SYMBOLS[suit])
+    return format_html(
+        '<span class="t-mini {}" data-card="{}">{}{}</span>', colour, code, code[:-1], SUIT_SYMBOLS[suit]
+    )
 
 
 def _hand_cards(hand: list[str], legal: list[str], trump: str) -> list[dict]:
@@ -250,7 +251,9 @@ def _seat_panel(view: dict, s: dict, game_seat: dict | None, viewer: int | None,
         "place": s["place"],
         "to_move": s["to_move"],
         "team": s["team"],
-        "is_partner": bool(rules.get("partners")) and viewer is not None and number != viewer
+        "is_partner": bool(rules.get("partners"))
+        and viewer is not None
+        and number != viewer
         and s["team"] == view["seats"][viewer]["team"],
         "is_me": number == viewer,
     }
@@ -286,40 +289,65 @@ def _format_log_line(event: dict, names: dict[int, str]) -> str:
     if kind == "attack":
         return format_html(pgettext("table", "{name} plays {card}"), name=who(), card=card_html(event["card"]))
     if kind == "defend":
-        return format_html(pgettext("table", "{name} beats {target} with {card}"), name=who(),
-                           target=card_html(event["target"]), card=card_html(event["card"]))
+        return format_html(
+            pgettext("table", "{name} beats {target} with {card}"),
+            name=who(),
+            target=card_html(event["target"]),
+            card=card_html(event["card"]),
+        )
     if kind == "transfer":
-        return format_html(pgettext("table", "{name} transfers with {card} to {other}"), name=who(),
-                           card=card_html(event["card"]), other=who("defender"))
+        return format_html(
+            pgettext("table", "{name} transfers with {card} to {other}"),
+            name=who(),
+            card=card_html(event["card"]),
+            other=who("defender"),
+        )
     if kind == "show":
-        return format_html(pgettext("table", "{name} shows {card} and transfers to {other}"), name=who(),
-                           card=card_html(event["card"]), other=who("defender"))
+        return format_html(
+            pgettext("table", "{name} shows {card} and transfers to {other}"),
+            name=who(),
+            card=card_html(event["card"]),
+            other=who("defender"),
+        )
     if kind == "take":
         return format_html(pgettext("table", "{name} takes the cards"), name=who())
     if kind == "pass":
         return format_html(pgettext("table", "{name} has nothing to add"), name=who())
     if kind == "swap":
-        return format_html(pgettext("table", "{name} swaps {card} for the trump card {took}"), name=who(),
-                           card=card_html(event["card"]), took=card_html(event["took"]))
+        return format_html(
+            pgettext("table", "{name} swaps {card} for the trump card {took}"),
+            name=who(),
+            card=card_html(event["card"]),
+            took=card_html(event["took"]),
+        )
     if kind == "bout_end":
         if event.get("result") == "pick_up":
-            return format_html(pgettext("table", "{name} picks up {cards}"), name=who("defender"),
-                               cards=cards(event.get("cards", [])))
+            return format_html(
+                pgettext("table", "{name} picks up {cards}"), name=who("defender"), cards=cards(event.get("cards", []))
+            )
         return format_html("{}", pgettext("table", "Beaten: the cards go to the discard pile"))
     if kind == "bout_start":
-        return format_html(pgettext("table", "New bout: {name} attacks {other}"), name=who("attacker"), other=who("defender"))
+        return format_html(
+            pgettext("table", "New bout: {name} attacks {other}"), name=who("attacker"), other=who("defender")
+        )
     if kind == "draw":
         if "cards" in event:
             return format_html(pgettext("table", "{name} draws {cards}"), name=who(), cards=cards(event["cards"]))
-        return format_html(pgettext("table", "{name} draws cards from the stock: {count}"), name=who(), count=event.get("count", 0))
+        return format_html(
+            pgettext("table", "{name} draws cards from the stock: {count}"), name=who(), count=event.get("count", 0)
+        )
     if kind == "left":
-        return format_html(pgettext("table", "{name} is out of the game: place {place}"), name=who(), place=event.get("place"))
+        return format_html(
+            pgettext("table", "{name} is out of the game: place {place}"), name=who(), place=event.get("place")
+        )
     if kind == "game_over":
         if event.get("draw"):
             return format_html("{}", pgettext("table", "Game over: a draw"))
         if event.get("durak") is not None:
             return format_html(pgettext("table", "Game over: {name} is the durak"), name=who("durak"))
-        return format_html(pgettext("table", "Game over: {names} lose"), names=_names_html(event.get("losers", []), names))
+        return format_html(
+            pgettext("table", "Game over: {names} lose"), names=_names_html(event.get("losers", []), names)
+        )
     if kind == "deal":
         return format_html("{}", pgettext("table", "The cards are dealt"))
     return ""
@@ -387,8 +415,16 @@ def _log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) 
     return lines
 
 
-def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_id=None, now=None,
-                  log_limit: int = LOG_LIMIT, log_memo: dict | None = None) -> dict:
+def table_context(
+    snapshot: dict,
+    viewer_seat: int | None,
+    events=(),
+    *,
+    viewer_id=None,
+    now=None,
+    log_limit: int = LOG_LIMIT,
+    log_memo: dict | None = None,
+) -> dict:
     """The template context of a table for one viewer (None: a spectator).
 
     `log_memo`: see `_log_lines` (a live consumer passes its own dict)."""
@@ -439,13 +475,27 @@ def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_
     for action in legal:
         kind, _, code = action.partition(" ")
         if kind == "transfer":
-            buttons.append({"action": action, "kind": kind, "label": pgettext("table", "Transfer"), "card": card(code, trump)})
+            buttons.append(
+                {"action": action, "kind": kind, "label": pgettext("table", "Transfer"), "card": card(code, trump)}
+            )
         elif kind == "show":
-            buttons.append({"action": action, "kind": kind, "label": pgettext("table", "Show to transfer"),
-                            "card": card(code, trump)})
+            buttons.append(
+                {
+                    "action": action,
+                    "kind": kind,
+                    "label": pgettext("table", "Show to transfer"),
+                    "card": card(code, trump),
+                }
+            )
         elif kind == "swap":
-            buttons.append({"action": action, "kind": kind, "label": pgettext("table", "Swap for the trump card"),
-                            "card": card(code, trump)})
+            buttons.append(
+                {
+                    "action": action,
+                    "kind": kind,
+                    "label": pgettext("table", "Swap for the trump card"),
+                    "card": card(code, trump),
+                }
+            )
 
     pairs = []
     for attack, defence in view["table"]:
@@ -468,44 +518,46 @@ def table_context(snapshot: dict, viewer_seat: int | None, events=(), *, viewer_
     status = _status(view, viewer_seat, my_turn, waiting_for, over)
 
     lines = _log_lines(events, viewer_seat, names, log_memo)
-    context.update({
-        "game": {
-            "id": game["id"],
-            "number": game["number"],
-            "status": game["status"],
-            "over": over,
-            "move_count": game["move_count"],
-            "seed_hash": game.get("seed_hash"),
-            "seed": game.get("seed") if over else None,
-            "turn_seconds": game.get("turn_seconds"),
-        },
-        "view": view,
-        "trump": {"suit": trump, "symbol": SUIT_SYMBOLS[trump], "is_red": trump in RED_SUITS},
-        "trump_card": card(view["trump_card"], trump) if view["trump_card"] else None,
-        "trump_card_in_stock": view["trump_card_in_stock"],
-        "stock_size": view["stock_size"],
-        "stock_backs": range(min(view["stock_size"] - (1 if view["trump_card_in_stock"] else 0), 3)),
-        "discard_size": view["discard_size"],
-        "panels": panels,
-        "me": me,
-        "bottom": panels[bottom] if viewer_seat is None else None,
-        "opponents": others,
-        "opponents_left": [p for p in others if p["slot"] == "left"],
-        "opponents_top": [p for p in others if p["slot"] == "top"],
-        "opponents_right": [p for p in others if p["slot"] == "right"],
-        "hand": _hand_cards(view["hand"], legal, trump) if viewer_seat is not None else [],
-        "pairs": pairs,
-        "attack_limit": view["attack_limit"],
-        "buttons": buttons,
-        "legal_actions": legal,
-        "my_turn": my_turn,
-        "to_move_names": waiting_for,
-        "status_text": status,
-        "deadline": deadline,
-        "seconds_left": seconds_left,
-        "log": lines[-log_limit:],
-        "result": _result(game, view, names) if over else None,
-    })
+    context.update(
+        {
+            "game": {
+                "id": game["id"],
+                "number": game["number"],
+                "status": game["status"],
+                "over": over,
+                "move_count": game["move_count"],
+                "seed_hash": game.get("seed_hash"),
+                "seed": game.get("seed") if over else None,
+                "turn_seconds": game.get("turn_seconds"),
+            },
+            "view": view,
+            "trump": {"suit": trump, "symbol": SUIT_SYMBOLS[trump], "is_red": trump in RED_SUITS},
+            "trump_card": card(view["trump_card"], trump) if view["trump_card"] else None,
+            "trump_card_in_stock": view["trump_card_in_stock"],
+            "stock_size": view["stock_size"],
+            "stock_backs": range(min(view["stock_size"] - (1 if view["trump_card_in_stock"] else 0), 3)),
+            "discard_size": view["discard_size"],
+            "panels": panels,
+            "me": me,
+            "bottom": panels[bottom] if viewer_seat is None else None,
+            "opponents": others,
+            "opponents_left": [p for p in others if p["slot"] == "left"],
+            "opponents_top": [p for p in others if p["slot"] == "top"],
+            "opponents_right": [p for p in others if p["slot"] == "right"],
+            "hand": _hand_cards(view["hand"], legal, trump) if viewer_seat is not None else [],
+            "pairs": pairs,
+            "attack_limit": view["attack_limit"],
+            "buttons": buttons,
+            "legal_actions": legal,
+            "my_turn": my_turn,
+            "to_move_names": waiting_for,
+            "status_text": status,
+            "deadline": deadline,
+            "seconds_left": seconds_left,
+            "log": lines[-log_limit:],
+            "result": _result(game, view, names) if over else None,
+        }
+    )
     return context
 
 
@@ -525,7 +577,9 @@ def _status(view, viewer_seat, my_turn, waiting_for, over) -> str:
 
 def _result(game: dict, view: dict, names: dict) -> dict:
     result = game.get("result") or {
-        "places": view["places"], "durak": view["durak"], "losers": view["losers"],
+        "places": view["places"],
+        "durak": view["durak"],
+        "losers": view["losers"],
         "draw": not view["losers"],
     }
     abandoned = {s["number"] for s in game["seats"] if s.get("abandoned")}
@@ -552,26 +606,32 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
     seats = []
     for s in snapshot["seats"]:
         empty = not s.get("user_id") and not s.get("bot_level")
-        seats.append({
-            "number": s["number"],
-            "label": s["number"] + 1,
-            "name": _seat_name(s, s["number"]) if not empty else "",
-            "is_me": viewer_id is not None and s.get("user_id") == viewer_id,
-            "is_bot": bool(s.get("bot_level")) and not s.get("user_id"),
-            "bot_label": bot_label(s["bot_level"]) if s.get("bot_level") else "",
-            "empty": empty,
-            "can_join": open_table and table["status"] == "waiting" and empty and viewer_id is not None
-            and not seated,
-            "can_set_bot": open_table and is_host and empty and not table.get("rated"),
-            "can_remove_bot": open_table and is_host and bool(s.get("bot_level")) and not s.get("user_id"),
-        })
+        seats.append(
+            {
+                "number": s["number"],
+                "label": s["number"] + 1,
+                "name": _seat_name(s, s["number"]) if not empty else "",
+                "is_me": viewer_id is not None and s.get("user_id") == viewer_id,
+                "is_bot": bool(s.get("bot_level")) and not s.get("user_id"),
+                "bot_label": bot_label(s["bot_level"]) if s.get("bot_level") else "",
+                "empty": empty,
+                "can_join": open_table
+                and table["status"] == "waiting"
+                and empty
+                and viewer_id is not None
+                and not seated,
+                "can_set_bot": open_table and is_host and empty and not table.get("rated"),
+                "can_remove_bot": open_table and is_host and bool(s.get("bot_level")) and not s.get("user_id"),
+            }
+        )
     playing = bool(game and game.get("status") == "playing")
     return {
         "show": not playing and table["status"] != "closed",
         "seats": seats,
         "seated": seated,
         "can_leave": seated and not playing,
-        "can_resign": playing and viewer_id is not None
+        "can_resign": playing
+        and viewer_id is not None
         and any(s.get("user_id") == viewer_id and not s.get("autopilot") for s in game["seats"]),
         "can_start": open_table and seated and (is_host or table["status"] == "finished"),
         "play_again": table["status"] == "finished",

@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from django import template
 from django.template.loader import get_template
+from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.formats import localize
 from django.utils.translation import get_language, pgettext
 
 register = template.Library()
@@ -24,8 +24,7 @@ SEAT_TEMPLATE = "games/table/partials/seat.html"
 
 @lru_cache(maxsize=2048)
 def _card(code, rank, symbol, is_red, is_trump, is_target, extra):
-    c = {"code": code, "rank": rank, "symbol": symbol, "is_red": is_red, "is_trump": is_trump,
-         "is_target": is_target}
+    c = {"code": code, "rank": rank, "symbol": symbol, "is_red": is_red, "is_trump": is_trump, "is_target": is_target}
     return mark_safe(get_template(CARD_TEMPLATE).render({"c": c, "extra": extra}))
 
 
@@ -40,20 +39,42 @@ HAND_TEMPLATE = "games/table/partials/hand_card.html"
 
 @lru_cache(maxsize=2048)
 def _hand_card(code, rank, symbol, is_red, is_trump, playable, action, targets):
-    c = {"code": code, "rank": rank, "symbol": symbol, "is_red": is_red, "is_trump": is_trump,
-         "playable": playable, "action": action, "targets": targets}
+    c = {
+        "code": code,
+        "rank": rank,
+        "symbol": symbol,
+        "is_red": is_red,
+        "is_trump": is_trump,
+        "playable": playable,
+        "action": action,
+        "targets": targets,
+    }
     return mark_safe(get_template(HAND_TEMPLATE).render({"c": c}))
 
 
 @register.simple_tag
 def hand_card(c):
     """A card of the viewer's hand: a button carrying what a click on it plays."""
-    return _hand_card(c["code"], c["rank"], c["symbol"], c["is_red"], c["is_trump"], c["playable"], c["action"],
-                      tuple(c["targets"]))
+    return _hand_card(
+        c["code"], c["rank"], c["symbol"], c["is_red"], c["is_trump"], c["playable"], c["action"], tuple(c["targets"])
+    )
 
 
-PANEL_KEYS = ("seat", "name", "is_bot", "bot_label", "autopilot", "count", "role", "role_label", "passed",
-              "place", "to_move", "is_partner", "is_me")
+PANEL_KEYS = (
+    "seat",
+    "name",
+    "is_bot",
+    "bot_label",
+    "autopilot",
+    "count",
+    "role",
+    "role_label",
+    "passed",
+    "place",
+    "to_move",
+    "is_partner",
+    "is_me",
+)
 
 
 @lru_cache(maxsize=1024)
@@ -81,11 +102,17 @@ def render_seat(p) -> str:
     the template. tests/table/test_fast_rendering.py checks both agree.
     """
     e = conditional_escape
-    classes = (f" role-{e(p['role'])}" if p["role"] else "") + (" to-move" if p["to_move"] else "") \
-        + (" partner" if p["is_partner"] else "") + (" out" if p["place"] else "")
-    out = [f'<div class="t-seat{classes}" data-seat="{e(localize(p["seat"]))}">\n'
-           f'  <div class="t-seat-head">\n'
-           f'    <span class="t-seat-name">{e(p["name"])}</span>\n    ']
+    classes = (
+        (f" role-{e(p['role'])}" if p["role"] else "")
+        + (" to-move" if p["to_move"] else "")
+        + (" partner" if p["is_partner"] else "")
+        + (" out" if p["place"] else "")
+    )
+    out = [
+        f'<div class="t-seat{classes}" data-seat="{e(localize(p["seat"]))}">\n'
+        f'  <div class="t-seat-head">\n'
+        f'    <span class="t-seat-name">{e(p["name"])}</span>\n    '
+    ]
     if p["is_bot"]:
         out.append(f'<span class="t-badge bot" title="{e(p["bot_label"])}">{_t("bot")}</span>')
     out.append("\n    ")
@@ -108,15 +135,20 @@ def render_seat(p) -> str:
     if not p["is_me"]:
         cards = pgettext("table", "cards: %(count)s") % {"count": e(localize(p["count"]))}
         backs = '<span class="t-card back"></span>' * len(p["backs"])
-        out.append(f'\n  <div class="t-backs" aria-label="{cards}">\n    {backs}\n'
-                   f'    <span class="t-count">{e(localize(p["count"]))}</span>\n  </div>\n  ')
+        out.append(
+            f'\n  <div class="t-backs" aria-label="{cards}">\n    {backs}\n'
+            f'    <span class="t-count">{e(localize(p["count"]))}</span>\n  </div>\n  '
+        )
     out.append("\n  ")
     if p["known"] and not p["is_me"]:
         minis = "".join(
             f'<span class="t-mini {"red" if c["is_red"] else "black"}" data-card="{e(c["code"])}">'
-            f'{e(c["rank"])}{e(c["symbol"])}</span>\n' for c in p["known"])  # (mini.html ends with a newline)
-        out.append(f'\n  <div class="t-known" title="{_t("Cards everyone has seen in this hand")}">\n'
-                   f'    {minis}\n  </div>\n  ')
+            f"{e(c['rank'])}{e(c['symbol'])}</span>\n"
+            for c in p["known"]
+        )  # (mini.html ends with a newline)
+        out.append(
+            f'\n  <div class="t-known" title="{_t("Cards everyone has seen in this hand")}">\n    {minis}\n  </div>\n  '
+        )
     out.append("\n</div>\n")
     return mark_safe("".join(out))
 
@@ -152,10 +184,12 @@ def table_pairs(pairs):
     out = []
     for pair in pairs:
         defence = pair["defence"]
-        out.append(f'\n          <div class="t-pair{" covered" if defence else ""}">'
-                   f'\n            {table_card(pair["attack"], "t-attack")}'
-                   f'\n            {table_card(defence, "t-defence") if defence else ""}'
-                   f'\n          </div>\n          ')
+        out.append(
+            f'\n          <div class="t-pair{" covered" if defence else ""}">'
+            f"\n            {table_card(pair['attack'], 't-attack')}"
+            f"\n            {table_card(defence, 't-defence') if defence else ''}"
+            f"\n          </div>\n          "
+        )
     return mark_safe("".join(out))
 
 

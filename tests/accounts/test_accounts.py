@@ -21,9 +21,14 @@ def html(response) -> str:
 
 
 def test_sign_up_creates_a_user_with_a_profile_and_logs_in(client):
-    response = client.post(reverse("games:signup"), {
-        "username": "masha", "password1": "a-long-secret-42", "password2": "a-long-secret-42",
-    })
+    response = client.post(
+        reverse("games:signup"),
+        {
+            "username": "masha",
+            "password1": "a-long-secret-42",
+            "password2": "a-long-secret-42",
+        },
+    )
     assert response.status_code == 302
     assert response.headers["Location"] == reverse("games:home")
     user = get_user_model().objects.get(username="masha")
@@ -34,9 +39,14 @@ def test_sign_up_creates_a_user_with_a_profile_and_logs_in(client):
 
 
 def test_sign_up_refuses_bad_input_and_changes_nothing(client):
-    response = client.post(reverse("games:signup"), {
-        "username": "masha", "password1": "a-long-secret-42", "password2": "something-else-42",
-    })
+    response = client.post(
+        reverse("games:signup"),
+        {
+            "username": "masha",
+            "password1": "a-long-secret-42",
+            "password2": "something-else-42",
+        },
+    )
     assert response.status_code == 200
     assert "errorlist" in html(response)
     assert not get_user_model().objects.filter(username="masha").exists()
@@ -64,8 +74,10 @@ def test_log_in_and_log_out(client, django_user_model):
 
 def test_log_in_returns_to_next(client, django_user_model):
     django_user_model.objects.create_user("petya", password="pw-secret-123")
-    response = client.post(reverse("games:login") + "?next=/tables/new/",
-                           {"username": "petya", "password": "pw-secret-123", "next": "/tables/new/"})
+    response = client.post(
+        reverse("games:login") + "?next=/tables/new/",
+        {"username": "petya", "password": "pw-secret-123", "next": "/tables/new/"},
+    )
     assert response.headers["Location"] == "/tables/new/"
 
 
@@ -123,10 +135,20 @@ def test_guest_names_follow_the_language(client):
 def test_a_guest_cannot_open_a_rated_table(client):
     client.post(reverse("games:guest"))
     tables_before = Table.objects.count()
-    response = client.post(reverse("games:table-new"), {
-        "variant": "podkidnoy", "players": "2", "deck": "36", "first_bout_limit": "5", "throw_in": "all",
-        "turn_seconds": "", "visibility": "public", "bot_level": "", "rated": "on",
-    })
+    response = client.post(
+        reverse("games:table-new"),
+        {
+            "variant": "podkidnoy",
+            "players": "2",
+            "deck": "36",
+            "first_bout_limit": "5",
+            "throw_in": "all",
+            "turn_seconds": "",
+            "visibility": "public",
+            "bot_level": "",
+            "rated": "on",
+        },
+    )
     assert response.status_code == 200
     with translation.override("ru"):
         reason = translation.gettext("Rated play needs an account: sign up first.")
@@ -150,9 +172,14 @@ def test_a_guest_may_sign_up_for_a_real_account(client):
     client.post(reverse("games:guest"))
     page = html(client.get(reverse("games:signup")))
     assert "гость" in page.lower()
-    client.post(reverse("games:signup"), {
-        "username": "vera", "password1": "a-long-secret-42", "password2": "a-long-secret-42",
-    })
+    client.post(
+        reverse("games:signup"),
+        {
+            "username": "vera",
+            "password1": "a-long-secret-42",
+            "password2": "a-long-secret-42",
+        },
+    )
     user = get_user_model().objects.get(pk=client.session["_auth_user_id"])
     assert user.username == "vera" and not user.profile.is_guest
 

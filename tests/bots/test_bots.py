@@ -28,15 +28,30 @@ def stock_ending(trump_card, size, used, deck_size=36):
     return rest[: size - 1] + [trump_card]
 
 
-def position(variant="podkidnoy", hands=(), table=(), stock_size=14, trump_card="10S",
-             trump="S", attacker=0, players=2, known=None):
+def position(
+    variant="podkidnoy",
+    hands=(),
+    table=(),
+    stock_size=14,
+    trump_card="10S",
+    trump="S",
+    attacker=0,
+    players=2,
+    known=None,
+):
     """A mid-game layout (not the first bout); `known[seat]` makes cards public."""
     rules = Rules(variant=variant, players=players)
     used = [c for h in hands for c in h] + [c for pair in table for c in pair if c]
     stock = stock_ending(trump_card, stock_size, used) if stock_size else []
-    game = Game.from_layout(rules, hands=[list(h) for h in hands], stock=stock,
-                            attacker=attacker, first_bout=False, table=table,
-                            trump=None if stock else trump)
+    game = Game.from_layout(
+        rules,
+        hands=[list(h) for h in hands],
+        stock=stock,
+        attacker=attacker,
+        first_bout=False,
+        table=table,
+        trump=None if stock else trump,
+    )
     if known:
         state = json.loads(game.to_json())
         for seat, cards in known.items():
@@ -125,9 +140,11 @@ CONFIGS = (
 )
 
 
-@pytest.mark.parametrize("variant,players,partners,options", CONFIGS,
-                         ids=lambda x: str(x) if not isinstance(x, dict) else
-                         ",".join(f"{k}={v}" for k, v in x.items()) or "house")
+@pytest.mark.parametrize(
+    "variant,players,partners,options",
+    CONFIGS,
+    ids=lambda x: str(x) if not isinstance(x, dict) else ",".join(f"{k}={v}" for k, v in x.items()) or "house",
+)
 def test_bots_only_ever_play_legal_actions_and_finish_games(variant, players, partners, options):
     rules = Rules(variant=variant, players=players, partners=partners, **options)
     steps = 0
@@ -142,8 +159,10 @@ def test_bots_only_ever_play_legal_actions_and_finish_games(variant, players, pa
     for i in range(12):
         # all heuristic, all random, and mixed tables in turn
         pattern = i % 3
-        bots = [get_bot("heuristic" if pattern == 0 or (pattern == 2 and (s + i) % 2) else "random",
-                        seed=1000 * i + s) for s in range(players)]
+        bots = [
+            get_bot("heuristic" if pattern == 0 or (pattern == 2 and (s + i) % 2) else "random", seed=1000 * i + s)
+            for s in range(players)
+        ]
         game = play_game(rules, bots, seed=i, dealer=i % players, check=check)
         assert game.is_over
         assert sorted(game.places) == list(range(players))
@@ -153,8 +172,7 @@ def test_bots_only_ever_play_legal_actions_and_finish_games(variant, players, pa
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_seat_asked_out_of_turn_still_gets_a_legal_answer(level):
     """A thrower whose only options are throw-ins while the defender thinks."""
-    game = position(hands=[["7D", "QC", "KC"], ["8D", "9C", "JH", "AD"]],
-                    table=[["7H", None]])
+    game = position(hands=[["7D", "QC", "KC"], ["8D", "9C", "JH", "AD"]], table=[["7H", None]])
     view = game.view(0)
     assert view["to_move"] == [1] and view["legal_actions"] == ["attack 7D"]
     assert get_bot(level, 0).choose(view) == "attack 7D"
@@ -166,7 +184,7 @@ def test_a_seat_asked_out_of_turn_still_gets_a_legal_answer(level):
 def test_layouts_differing_only_in_hidden_cards_get_the_same_decisions():
     """Same own hand and table, opponents' hands and the stock dealt differently."""
     situations = [  # (variant, players, own seat, own hand, table)
-        ("podkidnoy", 2, 0, ["7D", "8H", "8C", "QC", "AS", "10H"], []),          # leading
+        ("podkidnoy", 2, 0, ["7D", "8H", "8C", "QC", "AS", "10H"], []),  # leading
         ("perevodnoy", 3, 0, ["7D", "8H", "8C", "QC", "AS", "10H"], []),
         ("podkidnoy", 3, 0, ["7D", "9H", "8C", "QC", "AS", "10H"], [["8D", "9D"]]),  # throwing in
         ("podkidnoy", 2, 1, ["9S", "8H", "9C", "QC", "AS", "10H"], [["8D", None]]),  # defending
@@ -184,11 +202,10 @@ def test_layouts_differing_only_in_hidden_cards_get_the_same_decisions():
                 if s == seat:
                     hands.append(own)
                 else:
-                    hands.append(rest[dealt:dealt + 5])
+                    hands.append(rest[dealt : dealt + 5])
                     dealt += 5
-            stock = rest[dealt:dealt + 9] + ["JS"]
-            game = Game.from_layout(rules, hands=hands, stock=stock, attacker=0,
-                                    first_bout=False, table=table)
+            stock = rest[dealt : dealt + 9] + ["JS"]
+            game = Game.from_layout(rules, hands=hands, stock=stock, attacker=0, first_bout=False, table=table)
             views.append(game.view(seat))
             for level in LEVELS:
                 decisions[level].add(get_bot(level, seed=3).choose(views[-1]))
@@ -207,10 +224,17 @@ def test_defender_decision_does_not_depend_on_the_attackers_hidden_cards():
     assert answers == {"transfer 9C"}
 
 
-@pytest.mark.parametrize("variant,players,partners", [
-    ("podkidnoy", 2, False), ("perevodnoy", 2, False), ("podkidnoy", 3, False),
-    ("perevodnoy", 4, False), ("perevodnoy", 4, True), ("podkidnoy", 6, False),
-])
+@pytest.mark.parametrize(
+    "variant,players,partners",
+    [
+        ("podkidnoy", 2, False),
+        ("perevodnoy", 2, False),
+        ("podkidnoy", 3, False),
+        ("perevodnoy", 4, False),
+        ("perevodnoy", 4, True),
+        ("podkidnoy", 6, False),
+    ],
+)
 def test_decisions_are_a_function_of_the_view_alone(variant, players, partners):
     """Mid-game positions from real games, the hidden cards redealt: same view, same answer."""
     rules = Rules(variant=variant, players=players, partners=partners)
@@ -240,19 +264,15 @@ def test_decisions_are_a_function_of_the_view_alone(variant, players, partners):
 @pytest.mark.parametrize("variant", ["podkidnoy", "perevodnoy"])
 def test_same_seeds_play_the_same_game(variant):
     rules = Rules(variant=variant, players=3)
-    runs = [
-        play_game(rules, [get_bot(LEVELS[s % 2], seed=s) for s in range(3)], seed=77).to_json()
-        for _ in range(2)
-    ]
+    runs = [play_game(rules, [get_bot(LEVELS[s % 2], seed=s) for s in range(3)], seed=77).to_json() for _ in range(2)]
     assert runs[0] == runs[1]
 
 
 def test_random_bot_is_uniform_over_legal_actions():
-    game = position(hands=[["7D", "QC", "KC"], ["8H", "KH", "6S", "AS", "9C", "JD"]],
-                    table=[["7H", None]])
+    game = position(hands=[["7D", "QC", "KC"], ["8H", "KH", "6S", "AS", "9C", "JD"]], table=[["7H", None]])
     view = game.view(1)
     bot = get_bot("random", seed=1)
-    counts = {a: 0 for a in view["legal_actions"]}
+    counts = dict.fromkeys(view["legal_actions"], 0)
     for _ in range(5000):
         counts[bot.choose(view)] += 1
     assert len(counts) == 5  # four covers and take
@@ -265,9 +285,13 @@ def test_random_bot_is_uniform_over_legal_actions():
 @pytest.mark.parametrize("variant", ["podkidnoy", "perevodnoy"])
 def test_heuristic_beats_random_heads_up(variant, record_property, capsys):
     """300 games, each deal played twice with the seats swapped; a draw counts 1/2."""
-    rate = head_to_head(Rules(variant=variant, players=2),
-                        lambda i: get_bot("heuristic", seed=i),
-                        lambda i: get_bot("random", seed=10_000 + i), games=300, seed=2024)
+    rate = head_to_head(
+        Rules(variant=variant, players=2),
+        lambda i: get_bot("heuristic", seed=i),
+        lambda i: get_bot("random", seed=10_000 + i),
+        games=300,
+        seed=2024,
+    )
     record_property(f"heuristic_vs_random_{variant}", rate)
     with capsys.disabled():
         print(f"\n  heuristic vs random, 2-player {variant}: {rate:.3f} over 300 games")
@@ -311,21 +335,22 @@ def test_a_decision_is_fast():
 
 
 def test_defender_covers_with_the_cheapest_beating_card():
-    game = position(hands=[["10D", "QC", "7C"], ["8H", "KH", "6S", "AS", "9C", "JD"]],
-                    table=[["7H", None]])
+    game = position(hands=[["10D", "QC", "7C"], ["8H", "KH", "6S", "AS", "9C", "JD"]], table=[["7H", None]])
     assert decide(game) == "defend 7H with 8H"
 
 
 def test_defender_covers_with_a_non_trump_before_a_trump():
-    game = position(hands=[["10D", "QC", "7C"], ["KH", "6S", "9C", "JD", "10C", "7D"]],
-                    table=[["7H", None]])
+    game = position(hands=[["10D", "QC", "7C"], ["KH", "6S", "9C", "JD", "10C", "7D"]], table=[["7H", None]])
     assert decide(game) == "defend 7H with KH"
 
 
 def test_defender_plans_the_whole_cover_trump_attacks_first():
     """7S needs a trump above it; the plain 9H can have the cheapest trump."""
-    game = position(hands=[["10D", "QC", "7C"], ["6S", "8S", "AS", "9C", "JD", "10C"]],
-                    table=[["9H", None], ["7S", None]], stock_size=0)
+    game = position(
+        hands=[["10D", "QC", "7C"], ["6S", "8S", "AS", "9C", "JD", "10C"]],
+        table=[["9H", None], ["7S", None]],
+        stock_size=0,
+    )
     assert decide(game) == "defend 9H with 6S"
     game.act(1, "defend 9H with 6S")
     assert decide(game, seat=1) == "defend 7S with 8S"
@@ -347,50 +372,65 @@ def test_attacker_prefers_a_rank_it_holds_twice():
 
 
 def test_defender_takes_rather_than_spend_two_high_trumps_early():
-    game = position(hands=[["10D", "QC", "7C"], ["AS", "KS", "7H", "8C", "9D", "10C"]],
-                    table=[["KH", None], ["KD", None]], stock_size=18)
+    game = position(
+        hands=[["10D", "QC", "7C"], ["AS", "KS", "7H", "8C", "9D", "10C"]],
+        table=[["KH", None], ["KD", None]],
+        stock_size=18,
+    )
     assert decide(game) == "take"
 
 
 def test_defender_covers_two_kings_with_aces_of_their_suits():
-    game = position(hands=[["10D", "QC", "7C"], ["AH", "AD", "AS", "8C", "9D", "10C"]],
-                    table=[["KH", None], ["KD", None]], stock_size=18)
+    game = position(
+        hands=[["10D", "QC", "7C"], ["AH", "AD", "AS", "8C", "9D", "10C"]],
+        table=[["KH", None], ["KD", None]],
+        stock_size=18,
+    )
     assert decide(game) == "defend KH with AH"
 
 
 def test_defender_takes_at_once_when_one_card_cannot_be_beaten():
-    game = position(hands=[["10D", "QC", "7C"], ["10H", "JD", "QD", "7H", "8D", "AD"]],
-                    table=[["9H", None], ["9C", None]])
+    game = position(
+        hands=[["10D", "QC", "7C"], ["10H", "JD", "QD", "7H", "8D", "AD"]], table=[["9H", None], ["9C", None]]
+    )
     assert "defend 9H with 10H" in game.view(1)["legal_actions"]
     assert decide(game) == "take"
 
 
 def test_defender_covers_a_trump_late_with_the_next_higher_trump():
-    game = position(hands=[["10D", "QC", "7C"], ["6S", "9S", "AS", "QS", "7D", "JC"]],
-                    table=[["8S", None]], stock_size=0)
+    game = position(
+        hands=[["10D", "QC", "7C"], ["6S", "9S", "AS", "QS", "7D", "JC"]], table=[["8S", None]], stock_size=0
+    )
     assert decide(game) == "defend 8S with 9S"
 
 
 def test_perevodnoy_defender_transfers_with_a_cheap_plain_card():
-    game = position(variant="perevodnoy", hands=[["10D", "QC", "7D", "KC", "JH"],
-                                                 ["7C", "8H", "6S", "KD", "QH", "9D"]],
-                    table=[["7H", None]])
+    game = position(
+        variant="perevodnoy",
+        hands=[["10D", "QC", "7D", "KC", "JH"], ["7C", "8H", "6S", "KD", "QH", "9D"]],
+        table=[["7H", None]],
+    )
     assert decide(game) == "transfer 7C"
 
 
 def test_perevodnoy_defender_does_not_spend_a_trump_to_transfer_when_a_cover_is_cheap():
-    game = position(variant="perevodnoy", hands=[["10D", "QC", "7D", "KC", "JH"],
-                                                 ["7S", "8H", "KD", "QH", "9D", "10C"]],
-                    table=[["7H", None]])
+    game = position(
+        variant="perevodnoy",
+        hands=[["10D", "QC", "7D", "KC", "JH"], ["7S", "8H", "KD", "QH", "9D", "10C"]],
+        table=[["7H", None]],
+    )
     assert "transfer 7S" in game.view(1)["legal_actions"]
     assert decide(game) == "defend 7H with 8H"
 
 
 def test_perevodnoy_defender_transfers_with_a_low_trump_rather_than_take():
     """7C cannot be beaten, so covering is out; passing the pair on costs only the 7S."""
-    game = position(variant="perevodnoy", hands=[["10D", "QC", "7D", "KC", "JH"],
-                                                 ["7S", "8D", "KD", "QD", "9D", "JD"]],
-                    table=[["7H", None], ["7C", None]], stock_size=6)
+    game = position(
+        variant="perevodnoy",
+        hands=[["10D", "QC", "7D", "KC", "JH"], ["7S", "8D", "KD", "QD", "9D", "JD"]],
+        table=[["7H", None], ["7C", None]],
+        stock_size=6,
+    )
     assert decide(game) == "transfer 7S"
 
 
@@ -398,35 +438,37 @@ def test_perevodnoy_no_transfer_to_a_receiver_known_to_pass_it_back_late():
     hands = [["7D", "QC", "KC"], ["7C", "8H", "9D", "JD"]]
     plain = position(variant="perevodnoy", hands=hands, table=[["7H", None]], stock_size=0)
     assert decide(plain) == "transfer 7C"
-    known = position(variant="perevodnoy", hands=hands, table=[["7H", None]], stock_size=0,
-                     known={0: ["7D"]})
+    known = position(variant="perevodnoy", hands=hands, table=[["7H", None]], stock_size=0, known={0: ["7D"]})
     assert decide(known) == "defend 7H with 8H"
 
 
 def test_thrower_throws_in_a_cheap_plain_card():
-    game = position(hands=[["7D", "9S", "QC", "KC", "AH"], ["8C", "9C", "JD", "10C", "7C"]],
-                    table=[["7H", "9H"]])
+    game = position(hands=[["7D", "9S", "QC", "KC", "AH"], ["8C", "9C", "JD", "10C", "7C"]], table=[["7H", "9H"]])
     assert decide(game) == "attack 7D"
 
 
 def test_thrower_keeps_trumps_early_and_passes():
-    game = position(hands=[["7S", "9S", "QC", "KC", "AH"], ["8C", "9C", "JD", "10C", "7C"]],
-                    table=[["7H", "9H"]])
+    game = position(hands=[["7S", "9S", "QC", "KC", "AH"], ["8C", "9C", "JD", "10C", "7C"]], table=[["7H", "9H"]])
     assert decide(game) == "pass"
 
 
 def test_thrower_keeps_high_cards_from_a_taker_early_but_not_late():
     for stock_size, expected in ((14, "pass"), (0, "attack QD")):
-        game = position(hands=[["QD", "AC", "6C"], ["8C", "9C", "JD", "10C", "7C"]],
-                        table=[["QH", None]], stock_size=stock_size)
+        game = position(
+            hands=[["QD", "AC", "6C"], ["8C", "9C", "JD", "10C", "7C"]], table=[["QH", None]], stock_size=stock_size
+        )
         game.act(1, "take")
         assert decide(game, seat=0) == expected, stock_size
 
 
 def test_late_game_thrower_empties_its_hand_with_trumps():
     for stock_size, expected in ((14, "pass"), (0, "attack 10S")):
-        game = position(hands=[["10S", "JS"], ["8C", "9C", "JD", "10C", "7C"]],
-                        table=[["10H", "JH"]], stock_size=stock_size, trump_card="AS")
+        game = position(
+            hands=[["10S", "JS"], ["8C", "9C", "JD", "10C", "7C"]],
+            table=[["10H", "JH"]],
+            stock_size=stock_size,
+            trump_card="AS",
+        )
         assert decide(game, seat=0) == expected, stock_size
 
 

@@ -34,8 +34,14 @@ from tests.conftest import in_ci
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SERVER_START_TIMEOUT = 60
 BOT_PAUSE = "0.15,0.35"  # seconds: short, but still through the worker's countdown and the beat
@@ -54,20 +60,32 @@ def _free_port() -> int:
 
 
 def _server_env(db_path: Path, port: int) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DURAK_TEST_SQLITE_FILE", "PYTEST_ADDOPTS",
-                        "PYTEST_CURRENT_TEST", "DURAK_INNER_TESTS"}}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "durak_site.settings",
-        "SQLITE_PATH": str(db_path),
-        "CELERY_EMBEDDED": "true",
-        "BOT_PAUSE_SECONDS": BOT_PAUSE,
-        "DEBUG": "true",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port}",
-        "LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DURAK_TEST_SQLITE_FILE",
+            "PYTEST_ADDOPTS",
+            "PYTEST_CURRENT_TEST",
+            "DURAK_INNER_TESTS",
+        }
+    }
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+            "SQLITE_PATH": str(db_path),
+            "CELERY_EMBEDDED": "true",
+            "BOT_PAUSE_SECONDS": BOT_PAUSE,
+            "DEBUG": "true",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port}",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     return env
 
 
@@ -103,7 +121,9 @@ class ServerDB:
         """The table's latest game: id, status, move_count, rules, seed, dealer, state_json, result."""
         rows = self._query(
             "SELECT id, status, move_count, rules, seed, dealer, state_json, result FROM games_game "
-            "WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,))
+            "WHERE table_id = ? ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        )
         if not rows:
             return None
         keys = ("id", "status", "move_count", "rules", "seed", "dealer", "state_json", "result")
@@ -117,19 +137,20 @@ class ServerDB:
         rows = self._query(
             "SELECT s.number, u.username, s.bot_level, s.place, s.counted_place, s.is_loser "
             "FROM games_gameseat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = ? "
-            "ORDER BY s.number", (game_id,))
+            "ORDER BY s.number",
+            (game_id,),
+        )
         keys = ("number", "username", "bot_level", "place", "counted_place", "is_loser")
         return [dict(zip(keys, row)) for row in rows]
 
     def moves(self, game_id: int) -> list[tuple[int, str, str]]:
-        return self._query("SELECT seat, action, source FROM games_move WHERE game_id = ? ORDER BY number",
-                           (game_id,))
+        return self._query("SELECT seat, action, source FROM games_move WHERE game_id = ? ORDER BY number", (game_id,))
 
 
 @dataclass
 class LiveServer:
     url: str
-    db: "ServerDB"
+    db: ServerDB
     log_path: Path
 
 
@@ -140,14 +161,23 @@ def daphne_server(tmp_path_factory):
     db_path = workdir / "db.sqlite3"
     port = _free_port()
     env = _server_env(db_path, port)
-    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=180)
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert migrate.returncode == 0, migrate.stdout + migrate.stderr
     log_path = workdir / "daphne.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -19,7 +19,6 @@ import re
 import time
 from pathlib import Path
 
-
 from games import engine
 from tests.table.helpers import card_codes, event_cards, visible_now
 
@@ -81,7 +80,8 @@ def moves_shown(page) -> int | None:
 
 def hand_codes(page) -> list[str]:
     return page.locator("#table-state .t-hand .t-card[data-card]").evaluate_all(
-        "cards => cards.map(c => c.dataset.card)")
+        "cards => cards.map(c => c.dataset.card)"
+    )
 
 
 def make_a_move(page) -> str:
@@ -128,11 +128,12 @@ class Knowledge:
     def update(self) -> engine.Game:
         game = self.db.game(self.table_id)
         if self.position is None:
-            self.position = engine.Game.new(engine.Rules.from_dict(game["rules"]), seed=game["seed"],
-                                            dealer=game["dealer"])
+            self.position = engine.Game.new(
+                engine.Rules.from_dict(game["rules"]), seed=game["seed"], dealer=game["dealer"]
+            )
             seats = list(range(self.position.n)) + [None]
             self.allowed = {s: visible_now(self.position, s) for s in seats}
-        for seat, action, _source in self.db.moves(game["id"])[self.applied:]:
+        for seat, action, _source in self.db.moves(game["id"])[self.applied :]:
             events = self.position.act(seat, action)
             self.applied += 1
             for viewer in self.allowed:
@@ -152,7 +153,8 @@ class Knowledge:
 def wait_for_state(page, moves: int) -> None:
     page.wait_for_function(
         "([n]) => { const s = document.getElementById('table-state'); return s && s.dataset.moves === n; }",
-        arg=[str(moves)])
+        arg=[str(moves)],
+    )
 
 
 # ------------------------------------------------------------------ A: against a bot
@@ -205,13 +207,16 @@ def test_a_new_user_plays_a_whole_game_against_a_bot(browser, daphne_server):
         assert all(s["counted_place"] == s["place"] for s in seats)
         sources = {source for _seat, _action, source in daphne_server.db.moves(game["id"])}
         assert sources == {"player", "bot"}  # the bot moved by itself, through the worker
-        leaked = card_codes(page.content()) - knowledge.allowed[0] - set(engine.Game.from_json(
-            game["state_json"]).hand(1))  # after the end every hand is open
+        leaked = (
+            card_codes(page.content()) - knowledge.allowed[0] - set(engine.Game.from_json(game["state_json"]).hand(1))
+        )  # after the end every hand is open
         assert not leaked
         assert not page.js_errors, page.js_errors
         assert len(clicks) >= 5
-        print(f"\ngame against the bot: {len(clicks)} clicks, {knowledge.applied} moves, "
-              f"{time.monotonic() - started:.1f} s; result: {result.inner_text()!r}")
+        print(
+            f"\ngame against the bot: {len(clicks)} clicks, {knowledge.applied} moves, "
+            f"{time.monotonic() - started:.1f} s; result: {result.inner_text()!r}"
+        )
     finally:
         context.close()
 

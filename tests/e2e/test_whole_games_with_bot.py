@@ -53,8 +53,9 @@ def session_cookie(user) -> str:
 
 @database_sync_to_async
 def open_table(rules: engine.Rules, people, bot_seats: dict):
-    return table_services.do_create_table(rules=rules, host=people[0], seat_users=list(people),
-                                          bot_seats=bot_seats, start=True)
+    return table_services.do_create_table(
+        rules=rules, host=people[0], seat_users=list(people), bot_seats=bot_seats, start=True
+    )
 
 
 @database_sync_to_async
@@ -111,8 +112,15 @@ async def frames_until(communicator, done, seen: list) -> str:
 
 
 def frame_data(action: str, seat: int, table_id: int, game_id: int) -> str:
-    return json.dumps({"action": action, "seat": str(seat), "table": str(table_id), "game": str(game_id),
-                       "HEADERS": {"HX-Request": "true", "HX-Trigger": None, "HX-Target": "table-live"}})
+    return json.dumps(
+        {
+            "action": action,
+            "seat": str(seat),
+            "table": str(table_id),
+            "game": str(game_id),
+            "HEADERS": {"HX-Request": "true", "HX-Trigger": None, "HX-Target": "table-live"},
+        }
+    )
 
 
 # ------------------------------------------------------------------ the games
@@ -121,10 +129,11 @@ def frame_data(action: str, seat: int, table_id: int, game_id: int) -> str:
 CASES = {
     "podkidnoy-3": (engine.Rules(variant="podkidnoy", players=3), {2: "heuristic"}),
     "perevodnoy-3": (engine.Rules(variant="perevodnoy", players=3), {2: "heuristic"}),
-    "podkidnoy-2v2": (engine.Rules(variant="podkidnoy", players=4, partners=True),
-                      {2: "heuristic", 3: "heuristic"}),
-    "perevodnoy-2v2": (engine.Rules(variant="perevodnoy", players=4, partners=True, trump_show_transfer=True,
-                                    trump_six_swap=True), {2: "heuristic", 3: "heuristic"}),
+    "podkidnoy-2v2": (engine.Rules(variant="podkidnoy", players=4, partners=True), {2: "heuristic", 3: "heuristic"}),
+    "perevodnoy-2v2": (
+        engine.Rules(variant="perevodnoy", players=4, partners=True, trump_show_transfer=True, trump_six_swap=True),
+        {2: "heuristic", 3: "heuristic"},
+    ),
 }
 
 
@@ -179,7 +188,7 @@ async def test_two_people_and_bots_play_a_whole_game_over_websockets(case):
                     refusal = ERROR_RE.search(received[-1]).group(1).strip()
                     assert refusal == "", f"seat {viewer}'s move {choice!r} was refused: {refusal}"
                 if not any((moves_in(f) or 0) >= moves for f in received):
-                    await frames_until(sockets[viewer], lambda f: (moves_in(f) or 0) >= moves, received)
+                    await frames_until(sockets[viewer], lambda f, moves=moves: (moves_in(f) or 0) >= moves, received)
                 frames[viewer].extend(received)
                 seen_moves[viewer] += [moves_in(f) for f in received if moves_in(f) is not None]
 
@@ -205,7 +214,7 @@ async def test_two_people_and_bots_play_a_whole_game_over_websockets(case):
 
         # Each socket saw the state after every single move and then the result.
         for viewer in viewers:
-            assert seen_moves[viewer] == list(range(0, moves + 1)), viewer
+            assert seen_moves[viewer] == list(range(moves + 1)), viewer
             assert 'class="t-result"' in frames[viewer][-1]
         assert sources.get(Move.Source.BOT, 0) > 0 and sources.get(Move.Source.PLAYER, 0) > 0
         print(f"{case}: {moves} moves {sources}, places {position.places}, losers {position.losers}")
@@ -244,4 +253,3 @@ async def test_two_people_and_bots_play_a_whole_game_over_websockets(case):
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
-

@@ -62,10 +62,32 @@ ALL_ACTION_TEXTS = (
     + [f"defend {t} with {c}" for t in ALL_CARDS for c in ALL_CARDS]
 )
 MALFORMED = [
-    "", " ", "attack", "attack 5X", "attack 11H", "attack 6S 7S", "defend 6S 7S",
-    "defend 6S by 7S", "defend with 7S", "transfer", "jump 6S", "take 6S", "pass pass",
-    "swap", "show", "6S", "ATTACK", "attack ♠6", "a" * 500, None, 42, 3.5, b"take",
-    ["take"], {"kind": "take"}, ("attack", "6S"),
+    "",
+    " ",
+    "attack",
+    "attack 5X",
+    "attack 11H",
+    "attack 6S 7S",
+    "defend 6S 7S",
+    "defend 6S by 7S",
+    "defend with 7S",
+    "transfer",
+    "jump 6S",
+    "take 6S",
+    "pass pass",
+    "swap",
+    "show",
+    "6S",
+    "ATTACK",
+    "attack ♠6",
+    "a" * 500,
+    None,
+    42,
+    3.5,
+    b"take",
+    ["take"],
+    {"kind": "take"},
+    ("attack", "6S"),
 ]
 BAD_SEATS = [-1, None, True, False, "0", 1.0, 99]
 
@@ -79,13 +101,28 @@ def all_rules() -> list[Rules]:
     """Every valid combination of variant, players, partners and table options."""
     out = []
     for variant, players, deck_size, fbl, throw_in, show, swap, partners in itertools.product(
-        VARIANTS, range(2, 7), DECK_PLAYER_LIMITS, (5, 6), THROW_IN_MODES,
-        (False, True), (False, True), (False, True),
+        VARIANTS,
+        range(2, 7),
+        DECK_PLAYER_LIMITS,
+        (5, 6),
+        THROW_IN_MODES,
+        (False, True),
+        (False, True),
+        (False, True),
     ):
         try:
-            out.append(Rules(variant=variant, players=players, deck=deck_size,
-                             first_bout_limit=fbl, throw_in=throw_in, trump_show_transfer=show,
-                             trump_six_swap=swap, partners=partners))
+            out.append(
+                Rules(
+                    variant=variant,
+                    players=players,
+                    deck=deck_size,
+                    first_bout_limit=fbl,
+                    throw_in=throw_in,
+                    trump_show_transfer=show,
+                    trump_six_swap=swap,
+                    partners=partners,
+                )
+            )
         except ValueError:
             pass
     return out
@@ -123,8 +160,16 @@ class Playout:
     run over many more games within the time budget.
     """
 
-    def __init__(self, rules: Rules, seed: int, *, view_rate: float = 1.0, audits: int = 0,
-                 twin: bool = True, illegal_rate: float = 0.1):
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        *,
+        view_rate: float = 1.0,
+        audits: int = 0,
+        twin: bool = True,
+        illegal_rate: float = 0.1,
+    ):
         self.rules = rules
         self.n = rules.players
         self.rng = random.Random(seed)
@@ -145,7 +190,7 @@ class Playout:
         self.copy_probe: tuple[Game, str] | None = None
         self.twin_at = self.rng.randrange(1, 60) if twin else None
         self.copy_at = self.rng.randrange(0, 60)
-        self.audit_at = sorted(self.rng.sample(range(0, 120), audits)) if audits else []
+        self.audit_at = sorted(self.rng.sample(range(120), audits)) if audits else []
         # What each seat has legitimately seen, and what everybody has (public).
         self.public: set[str] = set()
         if g.stock:
@@ -343,8 +388,11 @@ class Playout:
             legal = g.legal_actions(seat)
             texts = [str(a) for a in legal]
             assert len(set(texts)) == len(texts), f"duplicate legal actions {texts}"
-            candidates = ALL_ACTION_TEXTS if seat in range(self.n) and type(seat) is int else \
-                self.rng.sample(ALL_ACTION_TEXTS, 60) + texts
+            candidates = (
+                ALL_ACTION_TEXTS
+                if seat in range(self.n) and type(seat) is int
+                else self.rng.sample(ALL_ACTION_TEXTS, 60) + texts
+            )
             accepted = set()
             trial = g.copy()
             for text in candidates:
@@ -399,17 +447,18 @@ def _beaters(attack: str, trump: str) -> frozenset:
     key = (attack, trump)
     if key not in _BEATERS_CACHE:
         _BEATERS_CACHE[key] = frozenset(
-            d for d in ALL_CARDS
-            if (SUIT[d] == SUIT[attack] and RANK[d] > RANK[attack])
-            or (SUIT[d] == trump and SUIT[attack] != trump)
+            d
+            for d in ALL_CARDS
+            if (SUIT[d] == SUIT[attack] and RANK[d] > RANK[attack]) or (SUIT[d] == trump and SUIT[attack] != trump)
         )
     return _BEATERS_CACHE[key]
 
 
 # ------------------------------------------------------------------ the tests
 
-PROFILE = dict(deadline=None, derandomize=True, database=None, print_blob=False,
-               suppress_health_check=[HealthCheck.too_slow])
+PROFILE = dict(
+    deadline=None, derandomize=True, database=None, print_blob=False, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 # Budget (CPU time on a 2-core AMD EPYC, Python 3.11): about 10 ms per game with
@@ -438,11 +487,16 @@ def test_legal_actions_are_exactly_the_accepted_ones(rules, seed):
     Playout(rules, seed, view_rate=0.0, audits=3, twin=False, illegal_rate=0.0).play()
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: "-".join(
-    [r.variant[:4], f"{r.players}p", f"d{r.deck}", f"f{r.first_bout_limit}", r.throw_in[:3]]
-    + (["team"] if r.partners else []) + (["show"] if r.trump_show_transfer else [])
-    + (["swap"] if r.trump_six_swap else [])
-))
+@pytest.mark.parametrize(
+    "rules",
+    ALL_RULES,
+    ids=lambda r: "-".join(
+        [r.variant[:4], f"{r.players}p", f"d{r.deck}", f"f{r.first_bout_limit}", r.throw_in[:3]]
+        + (["team"] if r.partners else [])
+        + (["show"] if r.trump_show_transfer else [])
+        + (["swap"] if r.trump_six_swap else [])
+    ),
+)
 def test_every_table_option_combination(rules):
     """Every valid combination of the table options plays a full game, views sampled."""
     Playout(rules, 2024, view_rate=0.1).play()
@@ -452,8 +506,7 @@ def test_r22_r20_no_transfer_when_no_opponent_is_left():
     """Found by the random games: the last attacker leaves mid-bout; the defender
     must still cover or take (R20) and cannot transfer to himself (R22)."""
     rules = Rules(variant="perevodnoy", players=2, trump_show_transfer=True)
-    game = Game.from_layout(rules, hands=[["6S"], ["6H", "6D", "7C"]], trump="D",
-                            attacker=0, first_bout=False)
+    game = Game.from_layout(rules, hands=[["6S"], ["6H", "6D", "7C"]], trump="D", attacker=0, first_bout=False)
     game.act(0, "attack 6S")
     assert game.places == {0: 1} and not game.is_over
     assert sorted(map(str, game.legal_actions(1))) == ["defend 6S with 6D", "take"]
@@ -469,6 +522,8 @@ def test_same_seed_deals_same_game():
     for rules in ALL_RULES[:: max(1, len(ALL_RULES) // 40)]:
         for seed in (0, 1, 2**31, "a string seed"):
             assert Game.new(rules, seed) == Game.new(rules, seed)
-            assert Game.new(rules, seed, dealer=rules.players - 1).to_json() == \
+            assert (
                 Game.new(rules, seed, dealer=rules.players - 1).to_json()
+                == Game.new(rules, seed, dealer=rules.players - 1).to_json()
+            )
         assert Game.new(rules, 1) != Game.new(rules, 2)

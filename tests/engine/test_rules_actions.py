@@ -12,9 +12,7 @@ from games.engine.cards import deck
 from tests.engine.rulebook import legal, play
 
 CARD = r"(?:[2-9]|10|J|Q|K|A)[SHDC]"
-ACTION_TEXT = re.compile(
-    rf"^(?:(?:attack|transfer|show|swap) {CARD}|defend {CARD} with {CARD}|take|pass)$"
-)
+ACTION_TEXT = re.compile(rf"^(?:(?:attack|transfer|show|swap) {CARD}|defend {CARD} with {CARD}|take|pass)$")
 
 # --------------------------------------------------------------- helpers
 
@@ -79,8 +77,7 @@ def test_every_illegal_action_raises_a_reason_and_changes_nothing(rules):
 @pytest.mark.parametrize("seat", [-1, 3, 99, True, None, "0", 1.0])
 def test_a_seat_that_is_not_at_the_table_is_refused(seat):
     """Contract: a seat that does not exist is refused with a reason, not a crash."""
-    game = Game.from_layout(Rules(players=3), hands=[["7S"], ["8S"], ["9S"]], stock=["6C", "AH"],
-                            attacker=0)
+    game = Game.from_layout(Rules(players=3), hands=[["7S"], ["8S"], ["9S"]], stock=["6C", "AH"], attacker=0)
     before = game.to_json()
     with pytest.raises(IllegalAction) as info:
         game.act(seat, "attack 7S")
@@ -92,17 +89,39 @@ def test_a_seat_that_is_not_at_the_table_is_refused(seat):
 @pytest.mark.parametrize(
     "text",
     [
-        "", " ", "attack", "attack 6", "attack 6X", "attack 11S", "attack 6S 7S", "attack 6s6s",
-        "defend 6S 7S", "defend 6S with", "defend with 7S", "defend 6S by 7S", "take 6S",
-        "pass now", "hit 6S", "ATTACK", "transfer", "show", "swap", "beru", "bito",
-        None, 42, 6.5, b"attack 7S", ["attack", "7S"], {"attack": "7S"},
+        "",
+        " ",
+        "attack",
+        "attack 6",
+        "attack 6X",
+        "attack 11S",
+        "attack 6S 7S",
+        "attack 6s6s",
+        "defend 6S 7S",
+        "defend 6S with",
+        "defend with 7S",
+        "defend 6S by 7S",
+        "take 6S",
+        "pass now",
+        "hit 6S",
+        "ATTACK",
+        "transfer",
+        "show",
+        "swap",
+        "beru",
+        "bito",
+        None,
+        42,
+        6.5,
+        b"attack 7S",
+        ["attack", "7S"],
+        {"attack": "7S"},
     ],
 )
 def test_malformed_actions_raise_illegal_action(text):
     """Contract: actions have exactly the five text forms (plus show/swap); anything else
     is refused with a reason and changes nothing."""
-    game = Game.from_layout(Rules(), hands=[["7S", "QD"], ["8S", "9D"]], stock=["6C", "AH"],
-                            attacker=0)
+    game = Game.from_layout(Rules(), hands=[["7S", "QD"], ["8S", "9D"]], stock=["6C", "AH"], attacker=0)
     before = game.to_json()
     with pytest.raises(IllegalAction) as info:
         game.act(0, text)
@@ -114,8 +133,7 @@ def test_malformed_actions_raise_illegal_action(text):
 
 def test_a_well_formed_action_for_a_card_not_held_is_refused():
     """Contract: a card you do not hold cannot be played."""
-    game = Game.from_layout(Rules(), hands=[["7S", "QD"], ["8S", "9D"]], stock=["6C", "AH"],
-                            attacker=0)
+    game = Game.from_layout(Rules(), hands=[["7S", "QD"], ["8S", "9D"]], stock=["6C", "AH"], attacker=0)
     before = game.to_json()
     with pytest.raises(IllegalAction, match="do not hold"):
         game.act(0, "attack 8S")
@@ -172,7 +190,15 @@ def test_events_say_who_may_see_their_details():
     game = drawing_game()
     events = play(game, (0, "attack 7S"), (1, "defend 7S with 8S"), (0, "pass"), (2, "pass"))
     assert [e["type"] for e in events] == [
-        "attack", "defend", "pass", "pass", "bout_end", "draw", "draw", "draw", "bout_start",
+        "attack",
+        "defend",
+        "pass",
+        "pass",
+        "bout_end",
+        "draw",
+        "draw",
+        "draw",
+        "bout_start",
     ]
     for event in events:
         assert "visible_to" in event
@@ -198,8 +224,7 @@ def test_events_say_who_may_see_their_details():
 
 def test_events_for_leaving_and_game_over_are_public():
     """Contract: player left and game over are public events."""
-    game = Game.from_layout(Rules(players=3), hands=[["7S"], ["8S", "QC"], []], trump="H",
-                            attacker=0)
+    game = Game.from_layout(Rules(players=3), hands=[["7S"], ["8S", "QC"], []], trump="H", attacker=0)
     events = play(game, (0, "attack 7S"), (1, "defend 7S with 8S"))
     assert [e["type"] for e in events] == ["attack", "left", "defend", "bout_end", "game_over"]
     assert all(e["visible_to"] is None for e in events)
@@ -231,9 +256,7 @@ def test_a_view_shows_a_seat_its_own_hand_and_public_cards_only(rules):
             else:
                 assert sorted(view["hand"]) == sorted(game.hand(seat))
                 assert set(view["legal_actions"]) == legal(game, seat)
-            assert [s["cards"] for s in view["seats"]] == [
-                len(game.hand(s)) for s in range(rules.players)
-            ]
+            assert [s["cards"] for s in view["seats"]] == [len(game.hand(s)) for s in range(rules.players)]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)

@@ -38,9 +38,7 @@ def test_r7_defender_is_the_next_player_after_the_attacker(attacker, defender):
 
 def test_r7_next_player_skips_a_player_who_has_left():
     """R7: "the next player" is the next seat clockwise still in the game."""
-    game = Game.from_layout(
-        Rules(players=3), hands=[["7S"], [], ["JS"]], trump="H", attacker=0
-    )
+    game = Game.from_layout(Rules(players=3), hands=[["7S"], [], ["JS"]], trump="H", attacker=0)
     assert game.defender == 2
 
 
@@ -373,9 +371,7 @@ def test_r13_the_defender_may_take_at_any_moment_while_a_card_is_uncovered():
 def test_r14_all_covered_and_nobody_throws_in_the_table_goes_to_the_discard():
     """R14: when every card is covered and nobody throws in, "Бито": the table goes to
     the discard pile."""
-    game = Game.from_layout(
-        Rules(), hands=[["7S", "QC"], ["8S", "9D"]], stock=STOCK, attacker=0, first_bout=False
-    )
+    game = Game.from_layout(Rules(), hands=[["7S", "QC"], ["8S", "9D"]], stock=STOCK, attacker=0, first_bout=False)
     discard = game.discard_size
     play(game, (0, "attack 7S"), (1, "defend 7S with 8S"))
     refused(game, 1, "take", "R14")

@@ -62,15 +62,11 @@ def test_r1_house_deck_is_36_cards_six_to_ace():
 @pytest.mark.parametrize("low, high", list(zip(RANKS_36, RANKS_36[1:])))
 def test_r1_rank_order_six_lowest_ace_highest(low, high):
     """R1: rank order 6 < 7 < 8 < 9 < 10 < J < Q < K < A (seen through R9 beating)."""
-    game = Game.from_layout(
-        Rules(), hands=[[low + "S", "AD"], [high + "S", "KD"]], trump="H", attacker=0
-    )
+    game = Game.from_layout(Rules(), hands=[[low + "S", "AD"], [high + "S", "KD"]], trump="H", attacker=0)
     up = game.copy()
     play(up, (0, f"attack {low}S"))
     assert f"defend {low}S with {high}S" in legal(up, 1)
-    down = Game.from_layout(
-        Rules(), hands=[[high + "S", "AD"], [low + "S", "KD"]], trump="H", attacker=0
-    )
+    down = Game.from_layout(Rules(), hands=[[high + "S", "AD"], [low + "S", "KD"]], trump="H", attacker=0)
     play(down, (0, f"attack {high}S"))
     refused(down, 1, f"defend {high}S with {low}S", "R9")
 
@@ -216,9 +212,7 @@ def test_r6_seeded_deals_start_with_the_lowest_trump(players):
     """R6: over many deals the first attacker always holds the lowest trump in play."""
     for seed in range(30):
         game = Game.new(Rules(players=players), seed=seed, dealer=seed % players)
-        trumps = [
-            (rank_index(c), s) for s in range(players) for c in game.hand(s) if suit(c) == game.trump
-        ]
+        trumps = [(rank_index(c), s) for s in range(players) for c in game.hand(s) if suit(c) == game.trump]
         if not trumps:
             assert game.attacker == (game.dealer + 1) % players
             continue
@@ -261,7 +255,7 @@ def test_r6_nobody_holds_a_trump_dealer_plus_one_skips_a_seat_already_out():
 @pytest.mark.parametrize("size, lowest", [(24, "9"), (36, "6"), (52, "2")])
 def test_t1_deck_sizes_and_their_rank_ranges(size, lowest):
     """T1: the deck may be 24 cards (9 to A) or 52 cards (2 to A); 36 (6 to A) is the house deck."""
-    ranks = RANKS_52[RANKS_52.index(lowest):]
+    ranks = RANKS_52[RANKS_52.index(lowest) :]
     game = Game.new(Rules(players=2, deck=size), seed=7)
     cards = all_cards(game)
     assert len(cards) == len(set(cards)) == size

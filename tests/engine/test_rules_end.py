@@ -38,10 +38,15 @@ def test_r16_draw_opener_first_then_clockwise_defender_last():
     )
     events = play(
         game,
-        (0, "attack 7C"), (1, "defend 7C with 9C"),
-        (2, "attack 7H"), (1, "defend 7H with JH"),
-        (3, "attack 9S"), (1, "defend 9S with QS"),
-        (0, "pass"), (2, "pass"), (3, "pass"),
+        (0, "attack 7C"),
+        (1, "defend 7C with 9C"),
+        (2, "attack 7H"),
+        (1, "defend 7H with JH"),
+        (3, "attack 9S"),
+        (1, "defend 9S with QS"),
+        (0, "pass"),
+        (2, "pass"),
+        (3, "pass"),
     )
     # the defender needed 3 but the stock ran out after one card
     assert draws(events) == [(0, ["7S", "9H"]), (2, ["10D"]), (3, ["9D"]), (1, ["AD"])]
@@ -129,9 +134,7 @@ def test_r17_partners_after_a_take_the_next_player_attacks_the_next_opponent():
 def test_r17_a_defender_who_beat_everything_and_left_the_next_player_attacks():
     """R17: if the defender beat everything but has left the game, the next player after
     him attacks."""
-    game = Game.from_layout(
-        Rules(players=3), hands=[["7S", "7D"], ["8S"], ["9C", "10D"]], trump="H", attacker=0
-    )
+    game = Game.from_layout(Rules(players=3), hands=[["7S", "7D"], ["8S"], ["9C", "10D"]], trump="H", attacker=0)
     events = play(game, (0, "attack 7S"), (1, "defend 7S with 8S"))
     assert game.places == {1: 1}
     assert next_bout(events) == (2, 0)
@@ -180,7 +183,10 @@ def test_r18_with_the_stock_empty_a_player_without_cards_leaves_mid_bout():
 def test_r18_before_the_stock_is_empty_a_player_without_cards_stays_in():
     """R18: only once the stock is empty does an empty hand mean leaving."""
     game = Game.from_layout(
-        Rules(), hands=[["7S"], ["8S", "KD"]], stock=["6C", "7C", "AH"], attacker=0,
+        Rules(),
+        hands=[["7S"], ["8S", "KD"]],
+        stock=["6C", "7C", "AH"],
+        attacker=0,
         first_bout=False,
     )
     events = play(game, (0, "attack 7S"))
@@ -195,9 +201,7 @@ def test_r18_before_the_stock_is_empty_a_player_without_cards_stays_in():
 def test_r18_defender_covering_with_his_last_card_ends_the_bout_at_once():
     """R18: nobody throws in to a defender with no cards: a defender who covers
     everything with his last card ends the bout at once."""
-    game = Game.from_layout(
-        Rules(players=3), hands=[["7S", "7D"], ["8S"], ["7C", "9C"]], trump="H", attacker=0
-    )
+    game = Game.from_layout(Rules(players=3), hands=[["7S", "7D"], ["8S"], ["7C", "9C"]], trump="H", attacker=0)
     play(game, (0, "attack 7S"))
     events = play(game, (1, "defend 7S with 8S"))
     assert kinds(events)[:3] == ["defend", "left", "bout_end"]
@@ -210,9 +214,7 @@ def test_r18_defender_covering_with_his_last_card_ends_the_bout_at_once():
 def test_r18_an_empty_hand_left_when_the_stock_runs_out_in_the_draw_leaves():
     """R18: the defender covered with his last card while the stock still had a card; the
     opener draws that card, the stock is empty, so the defender is out (and wins)."""
-    game = Game.from_layout(
-        Rules(), hands=[["7S", "QD"], ["8S"]], stock=["AH"], attacker=0, first_bout=False
-    )
+    game = Game.from_layout(Rules(), hands=[["7S", "QD"], ["8S"]], stock=["AH"], attacker=0, first_bout=False)
     play(game, (0, "attack 7S"))
     events = play(game, (1, "defend 7S with 8S"))
     assert kinds(events) == ["defend", "bout_end", "draw", "left", "game_over"]
@@ -268,7 +270,10 @@ def test_r20_the_player_left_with_cards_is_the_durak():
     """R20: the game ends when a bout ends and at most one player holds cards; he is
     the durak (last place)."""
     game = Game.from_layout(
-        Rules(players=3), hands=[["7S"], ["8S", "QC"], []], trump="H", attacker=0,
+        Rules(players=3),
+        hands=[["7S"], ["8S", "QC"], []],
+        trump="H",
+        attacker=0,
         places={2: 1},
     )
     events = play(game, (0, "attack 7S"), (1, "defend 7S with 8S"))
@@ -309,9 +314,7 @@ def test_r20_nobody_holds_cards_it_is_a_draw():
 def test_r20_a_bout_in_progress_is_always_played_out(defender_hand, moves, durak, places):
     """R20: a bout in progress is always played out: a defender whose attackers have
     all left still covers or takes."""
-    game = Game.from_layout(
-        Rules(players=3), hands=[["7S"], defender_hand, ["7D"]], trump="H", attacker=0
-    )
+    game = Game.from_layout(Rules(players=3), hands=[["7S"], defender_hand, ["7D"]], trump="H", attacker=0)
     play(game, (0, "attack 7S"), (2, "attack 7D"))
     assert game.places == {0: 1, 2: 1}
     assert not game.is_over
@@ -331,9 +334,7 @@ PAIRS = Rules(players=4, partners=True)
 
 def test_r21_partners_the_durak_s_pair_loses():
     """R21: partners play: the durak's pair loses (his partner too, though he left)."""
-    game = Game.from_layout(
-        PAIRS, hands=[[], [], ["7S"], ["8S", "KD"]], trump="H", attacker=2, places={0: 1, 1: 2}
-    )
+    game = Game.from_layout(PAIRS, hands=[[], [], ["7S"], ["8S", "KD"]], trump="H", attacker=2, places={0: 1, 1: 2})
     assert game.defender == 3
     events = play(game, (2, "attack 7S"), (3, "defend 7S with 8S"))
     assert game.is_over
@@ -346,9 +347,7 @@ def test_r21_partners_the_durak_s_pair_loses():
 def test_r21_a_pair_left_holding_cards_loses_sharing_the_last_place():
     """R21: the game also ends when every player still holding cards belongs to the
     same pair: that pair loses, sharing the last place; there is no single durak."""
-    game = Game.from_layout(
-        PAIRS, hands=[[], ["QC"], ["7S"], ["8S", "KD"]], trump="H", attacker=2, places={0: 1}
-    )
+    game = Game.from_layout(PAIRS, hands=[[], ["QC"], ["7S"], ["8S", "KD"]], trump="H", attacker=2, places={0: 1})
     play(game, (2, "attack 7S"))
     assert game.to_move() == [3]
     events = play(game, (3, "defend 7S with 8S"))  # seat 1, 3's partner, cannot throw in
@@ -384,9 +383,7 @@ def test_r21_a_player_whose_partner_is_out_plays_on_alone():
 
 def test_r21_partners_nobody_holds_cards_it_is_a_draw():
     """R21: if nobody holds cards at the end, the game is drawn."""
-    game = Game.from_layout(
-        PAIRS, hands=[["7S"], ["8S", "8D"], ["7D"], []], trump="H", attacker=0, places={3: 1}
-    )
+    game = Game.from_layout(PAIRS, hands=[["7S"], ["8S", "8D"], ["7D"], []], trump="H", attacker=0, places={3: 1})
     play(game, (0, "attack 7S"), (2, "attack 7D"))  # 2 may throw in: 3 is out
     assert not game.is_over
     events = play(game, (1, "defend 7S with 8S"), (1, "defend 7D with 8D"))
@@ -399,7 +396,10 @@ def test_r21_partners_nobody_holds_cards_it_is_a_draw():
 def test_r21_the_game_goes_on_while_both_pairs_hold_cards():
     """R21: with one player of each pair still holding cards the game goes on."""
     game = Game.from_layout(
-        PAIRS, hands=[["7S", "QD"], [], ["9S"], ["8S", "KD"]], trump="H", attacker=2,
+        PAIRS,
+        hands=[["7S", "QD"], [], ["9S"], ["8S", "KD"]],
+        trump="H",
+        attacker=2,
         places={1: 1},
     )
     events = play(game, (2, "attack 9S"), (3, "take"), (0, "pass"))

@@ -45,7 +45,11 @@ def test_r22_transfer_adds_a_card_and_the_next_player_defends():
     assert transfers(game, 1) == {"transfer 7D", "transfer 7H"}
     events = play(game, (1, "transfer 7D"))
     assert events[0] == {
-        "type": "transfer", "seat": 1, "card": "7D", "defender": 2, "visible_to": None,
+        "type": "transfer",
+        "seat": 1,
+        "card": "7D",
+        "defender": 2,
+        "visible_to": None,
     }
     assert game.defender == 2
     assert game.attacker == 0  # the opener stays the opener
@@ -135,13 +139,9 @@ def test_r23_a_transfer_may_not_break_the_r12_bout_limit():
     """
     hands = [["QD", "KD"], ["7D", "6S", "6D", "6C", "6H", "AD"], ["KS", "AS", "QC", "KC", "AC", "QH"]]
     pairs = [("7S", None), ("8S", None), ("9S", None), ("10S", None), ("JS", None)]
-    first = Game.from_layout(
-        PEREVODNOY, hands=hands, stock=["8C", "AH"], attacker=0, first_bout=True, table=pairs
-    )
+    first = Game.from_layout(PEREVODNOY, hands=hands, stock=["8C", "AH"], attacker=0, first_bout=True, table=pairs)
     refused(first, 1, "transfer 7D", "R12")
-    later = Game.from_layout(
-        PEREVODNOY, hands=hands, stock=["8C", "AH"], attacker=0, first_bout=False, table=pairs
-    )
+    later = Game.from_layout(PEREVODNOY, hands=hands, stock=["8C", "AH"], attacker=0, first_bout=False, table=pairs)
     assert "transfer 7D" in legal(later, 1)  # six attack cards are allowed after the first bout
 
 
@@ -235,9 +235,12 @@ def test_r26_after_a_transfer_the_first_attacker_draws_first_and_the_last_defend
     game = r26_game()
     events = play(
         game,
-        (0, "attack 7S"), (1, "transfer 7D"),
-        (2, "defend 7S with 8S"), (2, "defend 7D with 8D"),
-        (0, "pass"), (1, "pass"),
+        (0, "attack 7S"),
+        (1, "transfer 7D"),
+        (2, "defend 7S with 8S"),
+        (2, "defend 7D with 8D"),
+        (0, "pass"),
+        (1, "pass"),
     )
     assert draws(events) == [(0, ["6H"]), (1, ["7H"]), (2, ["AS"])]
     assert next_bout(events) == (2, 0)

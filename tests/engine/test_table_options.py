@@ -59,8 +59,7 @@ T3_HANDS = [["8S", "QD"], ["JS", "KC", "AC"], ["8C", "9D"], ["8H", "9C"], ["8D",
 def test_t3_only_the_opener_and_his_neighbours_throw_in():
     """T3: throw-in by the attacker's neighbours only (besides the opener himself)."""
     assert Rules().throw_in == "all"
-    game = Game.from_layout(NEIGHBOURS5, hands=T3_HANDS, stock=["6C", "AH"], attacker=0,
-                            first_bout=False)
+    game = Game.from_layout(NEIGHBOURS5, hands=T3_HANDS, stock=["6C", "AH"], attacker=0, first_bout=False)
     play(game, (0, "attack 8S"))
     assert attacks(game, 4) == {"attack 8D"}  # seat 4 sits next to the opener
     assert legal(game, 2) == set() and legal(game, 3) == set()
@@ -74,8 +73,7 @@ def test_t3_only_the_opener_and_his_neighbours_throw_in():
 
 def test_t3_house_rule_everyone_throws_in():
     """T3 / R10: in the house rules every player but the defender may throw in."""
-    game = Game.from_layout(Rules(players=5), hands=T3_HANDS, stock=["6C", "AH"], attacker=0,
-                            first_bout=False)
+    game = Game.from_layout(Rules(players=5), hands=T3_HANDS, stock=["6C", "AH"], attacker=0, first_bout=False)
     play(game, (0, "attack 8S"))
     assert attacks(game, 2) == {"attack 8C"} and attacks(game, 3) == {"attack 8H"}
     play(game, (1, "defend 8S with JS"))
@@ -99,8 +97,12 @@ def test_t3_a_player_who_transferred_may_throw_in():
     game = Game.from_layout(
         rules,
         hands=[
-            ["8S", "QD"], ["8D", "9C"], ["8C", "10D", "KD"],
-            ["10S", "10C", "AD", "KS"], ["10H", "JC"], ["6D", "7D"],
+            ["8S", "QD"],
+            ["8D", "9C"],
+            ["8C", "10D", "KD"],
+            ["10S", "10C", "AD", "KS"],
+            ["10H", "JC"],
+            ["6D", "7D"],
         ],
         stock=["6C", "AH"],
         attacker=0,
@@ -125,8 +127,7 @@ def test_t4_teams_of_three_the_defenders_teammates_do_not_throw_in():
     in, the attacker's do."""
     game = Game.from_layout(
         TEAMS6,
-        hands=[["8S", "QD"], ["JS", "KC", "AC"], ["8C", "9D"], ["8H", "9C"], ["8D", "10C"],
-               ["9S", "10D"]],
+        hands=[["8S", "QD"], ["JS", "KC", "AC"], ["8C", "9D"], ["8H", "9C"], ["8D", "10C"], ["9S", "10D"]],
         stock=["6C", "AH"],
         attacker=0,
         first_bout=False,
@@ -247,7 +248,10 @@ def test_t7_timeout_opener_plays_his_lowest_card(hand, card):
     """T7: when the timer runs out the server acts: an opener plays his lowest card
     (every non-trump counts lower than every trump)."""
     game = Game.from_layout(
-        Rules(), hands=[hand, ["8S", "9D", "10D"]], stock=["6C", "AH"], attacker=0,
+        Rules(),
+        hands=[hand, ["8S", "9D", "10D"]],
+        stock=["6C", "AH"],
+        attacker=0,
         first_bout=False,
     )
     action = game.timeout_action(0)
@@ -283,9 +287,14 @@ def test_t7_timeout_defender_takes_and_throwers_pass():
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(players=2), Rules(players=4), Rules(variant="perevodnoy", players=3),
-     Rules(players=4, partners=True), Rules(players=6, partners=True),
-     Rules(variant="perevodnoy", players=5, trump_show_transfer=True, trump_six_swap=True)],
+    [
+        Rules(players=2),
+        Rules(players=4),
+        Rules(variant="perevodnoy", players=3),
+        Rules(players=4, partners=True),
+        Rules(players=6, partners=True),
+        Rules(variant="perevodnoy", players=5, trump_show_transfer=True, trump_six_swap=True),
+    ],
     ids=lambda r: f"{r.variant}-{r.players}{'-partners' if r.partners else ''}",
 )
 def test_t7_the_timeout_action_is_always_legal(rules):

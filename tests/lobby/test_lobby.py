@@ -14,8 +14,14 @@ from games.services import tables as table_services
 pytestmark = pytest.mark.django_db
 
 BASE_FORM = {
-    "variant": "podkidnoy", "players": "2", "deck": "36", "first_bout_limit": "5", "throw_in": "all",
-    "turn_seconds": "", "visibility": "public", "bot_level": "",
+    "variant": "podkidnoy",
+    "players": "2",
+    "deck": "36",
+    "first_bout_limit": "5",
+    "throw_in": "all",
+    "turn_seconds": "",
+    "visibility": "public",
+    "bot_level": "",
 }
 
 
@@ -96,8 +102,20 @@ def test_new_table_needs_a_login(client):
 
 def test_new_table_form_offers_every_option(host_client):
     page = html(host_client.get(reverse("games:table-new")))
-    for name in ("variant", "players", "partners", "deck", "first_bout_limit", "throw_in",
-                 "trump_show_transfer", "trump_six_swap", "turn_seconds", "visibility", "bot_level", "rated"):
+    for name in (
+        "variant",
+        "players",
+        "partners",
+        "deck",
+        "first_bout_limit",
+        "throw_in",
+        "trump_show_transfer",
+        "trump_six_swap",
+        "turn_seconds",
+        "visibility",
+        "bot_level",
+        "rated",
+    ):
         assert f'name="{name}"' in page, name
     for value in ("podkidnoy", "perevodnoy", "24", "52", "neighbours", "15", "60", "private", "heuristic", "random"):
         assert f'value="{value}"' in page, value
@@ -105,12 +123,28 @@ def test_new_table_form_offers_every_option(host_client):
 
 VALID = [
     ({}, {}),
-    ({"variant": "perevodnoy", "players": "4", "partners": "on", "trump_show_transfer": "on"},
-     {"variant": "perevodnoy", "players": 4, "partners": True, "trump_show_transfer": True}),
-    ({"players": "6", "partners": "on", "deck": "52", "first_bout_limit": "6", "throw_in": "neighbours",
-      "trump_six_swap": "on"},
-     {"players": 6, "partners": True, "deck": 52, "first_bout_limit": 6, "throw_in": "neighbours",
-      "trump_six_swap": True}),
+    (
+        {"variant": "perevodnoy", "players": "4", "partners": "on", "trump_show_transfer": "on"},
+        {"variant": "perevodnoy", "players": 4, "partners": True, "trump_show_transfer": True},
+    ),
+    (
+        {
+            "players": "6",
+            "partners": "on",
+            "deck": "52",
+            "first_bout_limit": "6",
+            "throw_in": "neighbours",
+            "trump_six_swap": "on",
+        },
+        {
+            "players": 6,
+            "partners": True,
+            "deck": 52,
+            "first_bout_limit": 6,
+            "throw_in": "neighbours",
+            "trump_six_swap": True,
+        },
+    ),
     ({"players": "3", "deck": "24"}, {"players": 3, "deck": 24}),
     ({"players": "5", "variant": "perevodnoy"}, {"players": 5, "variant": "perevodnoy"}),
 ]

@@ -69,7 +69,7 @@ def diverging_tamper(game):
             position = before.copy()
             try:
                 position.act(seat, other)
-                for later_seat, later in log[index + 1:]:
+                for later_seat, later in log[index + 1 :]:
                     position.act(later_seat, later)
             except engine.IllegalAction:
                 return index, str(other)

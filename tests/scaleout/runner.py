@@ -19,14 +19,23 @@ def run_inner(env_overrides: dict[str, str], *targets: str, timeout: float = 600
     """
     import pytest
 
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DURAK_TEST_SQLITE_FILE", "PYTEST_ADDOPTS",
-                        "CELERY_EMBEDDED", "PYTEST_CURRENT_TEST"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DURAK_TEST_SQLITE_FILE",
+            "PYTEST_ADDOPTS",
+            "CELERY_EMBEDDED",
+            "PYTEST_CURRENT_TEST",
+        }
+    }
     env.update(env_overrides)
     env["DURAK_INNER_TESTS"] = "1"
     paths = [f"{INNER}/{t}" for t in targets] or [INNER]
-    command = [sys.executable, "-m", "pytest", *paths, "-q", "-rA", "-p", "no:cacheprovider",
-               "-o", "addopts="]
+    command = [sys.executable, "-m", "pytest", *paths, "-q", "-rA", "-p", "no:cacheprovider", "-o", "addopts="]
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     output = result.stdout + result.stderr
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|skipped|errors?)", output)}

@@ -24,9 +24,12 @@ def test_inner_suite_on_postgres_and_redis(postgres_url, redis_url):
     # every task reads its work from the database and is idempotent).
     r = urlsplit(redis_url)
     redis_db_url = urlunsplit((r.scheme, r.netloc, f"/{random.randint(1, 15)}", "", ""))
-    counts = run_inner({
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_db_url,
-        "BOT_PAUSE_SECONDS": "0.05,0.15",
-    }, timeout=900)
+    counts = run_inner(
+        {
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_db_url,
+            "BOT_PAUSE_SECONDS": "0.05,0.15",
+        },
+        timeout=900,
+    )
     assert counts.get("passed", 0) == 5 and not counts.get("skipped"), counts

@@ -34,8 +34,7 @@ def human_choice(position: engine.Game, seat: int, move_count: int) -> str:
     return bots.get_bot("heuristic", seed=move_count).choose(position.view(seat))
 
 
-def play_humans(game: Game, users: dict[int, object], max_moves: int | None = None,
-                check_cache: bool = False) -> Game:
+def play_humans(game: Game, users: dict[int, object], max_moves: int | None = None, check_cache: bool = False) -> Game:
     """Make the awaited human seats move through do_player_move (bots through advance)."""
     made = 0
     game = fresh(game)
@@ -45,8 +44,12 @@ def play_humans(game: Game, users: dict[int, object], max_moves: int | None = No
         human = [s for s in to_move if s in users]
         if human:
             seat = human[0]
-            play.do_player_move(game_id=game.pk, user=users[seat],
-                                action=human_choice(position, seat, game.move_count), expected_seat=seat)
+            play.do_player_move(
+                game_id=game.pk,
+                user=users[seat],
+                action=human_choice(position, seat, game.move_count),
+                expected_seat=seat,
+            )
         else:
             assert game.bot_due_at is not None, "nobody to move and no bot scheduled"
             assert play.do_advance_game(game_id=game.pk, now=game.bot_due_at) == 1
@@ -62,5 +65,11 @@ def two_player_rules(**kw) -> engine.Rules:
 
 
 def new_table(rules, users, bot_seats=None, turn_seconds=None, start=True):
-    return tables.do_create_table(rules=rules, host=users[0] if users else None, seat_users=users,
-                                  bot_seats=bot_seats, turn_seconds=turn_seconds, start=start)
+    return tables.do_create_table(
+        rules=rules,
+        host=users[0] if users else None,
+        seat_users=users,
+        bot_seats=bot_seats,
+        turn_seconds=turn_seconds,
+        start=start,
+    )

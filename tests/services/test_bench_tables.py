@@ -11,9 +11,27 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bench_tables_smoke(tmp_path):
     out = tmp_path / "bench.json"
     result = subprocess.run(
-        [sys.executable, "manage.py", "bench_tables", "--seats", "2", "--samples", "10", "--rates", "10",
-         "--duration", "0.5", "--tables", "2", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "manage.py",
+            "bench_tables",
+            "--seats",
+            "2",
+            "--samples",
+            "10",
+            "--rates",
+            "10",
+            "--duration",
+            "0.5",
+            "--tables",
+            "2",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "| 2 seats |" in result.stdout

@@ -36,8 +36,7 @@ def test_the_cache_always_equals_a_replay_of_the_log(fixed_seed):
     for upto in (0, 1, game.move_count // 2):
         position = positions.replay(game, upto=upto)
         assert position == positions.replay(fresh(game), upto=upto)
-    assert positions.replay(game, upto=0) == positions.deal(engine.Rules.from_dict(game.rules), game.seed,
-                                                             game.dealer)
+    assert positions.replay(game, upto=0) == positions.deal(engine.Rules.from_dict(game.rules), game.seed, game.dealer)
 
 
 def test_a_game_resumed_after_a_restart_plays_on_identically(fixed_seed):

@@ -149,8 +149,9 @@ def test_a_refused_move_changes_nothing(people):
     with pytest.raises(play.MoveRefused):
         play.do_player_move(game_id=game.pk, user=people[5], action="take")  # not at this table
     with pytest.raises(play.MoveRefused):
-        play.do_player_move(game_id=game.pk, user=people[position.attacker], action="pass",
-                            expected_seat=position.defender)
+        play.do_player_move(
+            game_id=game.pk, user=people[position.attacker], action="pass", expected_seat=position.defender
+        )
     game = fresh(game)
     assert (game.move_count, game.state_json, game.deadline) == before
     assert moves(game) == []
@@ -184,8 +185,9 @@ def test_a_bot_moves_after_its_pause_through_the_same_path(people):
 
 def test_four_bots_in_partners_play_a_whole_game_through_advance():
     rules = engine.Rules(variant="perevodnoy", players=4, partners=True)
-    table = tables.do_create_table(rules=rules, bot_seats={0: "heuristic", 1: "random", 2: "heuristic",
-                                                            3: "random"}, start=True)
+    table = tables.do_create_table(
+        rules=rules, bot_seats={0: "heuristic", 1: "random", 2: "heuristic", 3: "random"}, start=True
+    )
     game = latest_game(table)
     for _ in range(2000):
         game = fresh(game)
@@ -213,11 +215,9 @@ def test_the_beat_sweep_finds_games_whose_nudge_was_lost(people, monkeypatch, dj
     lost = []
     monkeypatch.setattr(notify, "nudge_game", lambda *args: lost.append(args))
     with django_capture_on_commit_callbacks(execute=True):
-        table = tables.do_create_table(rules=two_player_rules(), bot_seats={0: "random", 1: "random"},
-                                       start=True)
+        table = tables.do_create_table(rules=two_player_rules(), bot_seats={0: "random", 1: "random"}, start=True)
     game = latest_game(table)
-    assert lost == [(game.pk, "podkidnoy", pytest.approx((game.bot_due_at - game.started_at).total_seconds(),
-                                                         abs=0.1))]
+    assert lost == [(game.pk, "podkidnoy", pytest.approx((game.bot_due_at - game.started_at).total_seconds(), abs=0.1))]
     assert play.due_game_ids(now=game.bot_due_at - SECOND) == []
     assert play.due_game_ids(now=game.bot_due_at) == [game.pk]
     Game.objects.filter(pk=game.pk).update(bot_due_at=game.bot_due_at - 10 * SECOND)  # long overdue

@@ -38,28 +38,58 @@ def event_cards(events, seat: int | None) -> set[str]:
     return cards
 
 
-def snapshot_for(position: engine.Game, *, table_id=1, game_id=7, names=None, status="playing",
-                 host_id=None, is_private=False, deadline=None, bot_levels=None, result=None, seed=None):
+def snapshot_for(
+    position: engine.Game,
+    *,
+    table_id=1,
+    game_id=7,
+    names=None,
+    status="playing",
+    host_id=None,
+    is_private=False,
+    deadline=None,
+    bot_levels=None,
+    result=None,
+    seed=None,
+):
     """A table_snapshot-shaped dict around an engine position (no database)."""
     n = position.n
     names = names or [f"user{i}" for i in range(n)]
     bot_levels = bot_levels or {}
     seats = [
-        {"number": i, "user_id": None if i in bot_levels else 100 + i, "name": "" if i in bot_levels else names[i],
-         "bot_level": bot_levels.get(i, "")}
+        {
+            "number": i,
+            "user_id": None if i in bot_levels else 100 + i,
+            "name": "" if i in bot_levels else names[i],
+            "bot_level": bot_levels.get(i, ""),
+        }
         for i in range(n)
     ]
     return {
         "table": {
-            "id": table_id, "status": "finished" if status == "finished" else "playing",
-            "variant": position.rules.variant, "rules": position.rules.to_dict(), "seats_count": n,
-            "turn_seconds": 30, "is_private": is_private, "rated": False, "bot_level": "",
-            "host_id": host_id if host_id is not None else 100, "host_name": names[0],
+            "id": table_id,
+            "status": "finished" if status == "finished" else "playing",
+            "variant": position.rules.variant,
+            "rules": position.rules.to_dict(),
+            "seats_count": n,
+            "turn_seconds": 30,
+            "is_private": is_private,
+            "rated": False,
+            "bot_level": "",
+            "host_id": host_id if host_id is not None else 100,
+            "host_name": names[0],
         },
         "seats": seats,
         "game": {
-            "id": game_id, "number": 1, "status": status, "seed_hash": "ab" * 32, "seed": seed,
-            "move_count": 0, "state_json": position.to_json(), "deadline": deadline, "turn_seconds": 30,
+            "id": game_id,
+            "number": 1,
+            "status": status,
+            "seed_hash": "ab" * 32,
+            "seed": seed,
+            "move_count": 0,
+            "state_json": position.to_json(),
+            "deadline": deadline,
+            "turn_seconds": 30,
             "result": result,
             "seats": [dict(s, autopilot=False, abandoned=False, place=None) for s in seats],
         },

@@ -10,7 +10,7 @@ table options and compare, byte for byte, with the plain way of rendering.
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.template import Context, Template
@@ -22,7 +22,7 @@ from games.templatetags import table_cards
 
 from .helpers import snapshot_for
 
-NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 NAMES = ["alice", "<b>eve</b>", "Дмитрий", "o'neil & co", "bob", "x" * 20]
 
 
@@ -31,8 +31,12 @@ def random_rules(rng: random.Random) -> engine.Rules:
     variant = rng.choice(["podkidnoy", "perevodnoy"])
     deck = 52 if players > 4 else rng.choice([24, 36, 52]) if players <= 3 else rng.choice([36, 52])
     return engine.Rules(
-        variant=variant, players=players, partners=players in (4, 6) and rng.random() < 0.5, deck=deck,
-        first_bout_limit=rng.choice([5, 6]), throw_in=rng.choice(["all", "neighbours"]),
+        variant=variant,
+        players=players,
+        partners=players in (4, 6) and rng.random() < 0.5,
+        deck=deck,
+        first_bout_limit=rng.choice([5, 6]),
+        throw_in=rng.choice(["all", "neighbours"]),
         trump_show_transfer=variant == "perevodnoy" and rng.random() < 0.4,
         trump_six_swap=deck != 24 and rng.random() < 0.4,
     )
@@ -53,9 +57,12 @@ def random_tables(count: int, seed: int):
             events += position.act(seat, bot.choose(position.view(seat)))
         over = position.is_over
         snapshot = snapshot_for(
-            position, table_id=rng.randrange(1, 50), game_id=i + 1,
+            position,
+            table_id=rng.randrange(1, 50),
+            game_id=i + 1,
             names=[rng.choice(NAMES) for _ in range(rules.players)],
-            status="finished" if over else "playing", is_private=rng.random() < 0.3,
+            status="finished" if over else "playing",
+            is_private=rng.random() < 0.3,
             bot_levels={s: "heuristic" for s in range(rules.players) if rng.random() < 0.3},
             deadline=(NOW + timedelta(seconds=rng.randrange(-3, 40))).isoformat() if rng.random() < 0.6 else None,
             seed="s" * 16 if over else None,
@@ -82,16 +89,17 @@ def render_all(snapshot, events, seat, viewer_id, language, **kw) -> str:
 def memo_off(monkeypatch):
     def off():
         monkeypatch.setattr(table_cards, "MEMO_ENABLED", False)
+
     return off
 
 
 def test_memo_blocks_render_what_the_template_renders(memo_off):
     cases = list(random_tables(120, seed=1))
-    remembered = [render_all(s, e, seat, vid, lang) for s, e in cases for seat, vid in viewers(s)
-                  for lang in ("ru", "en")]
+    remembered = [
+        render_all(s, e, seat, vid, lang) for s, e in cases for seat, vid in viewers(s) for lang in ("ru", "en")
+    ]
     memo_off()
-    plain = [render_all(s, e, seat, vid, lang) for s, e in cases for seat, vid in viewers(s)
-             for lang in ("ru", "en")]
+    plain = [render_all(s, e, seat, vid, lang) for s, e in cases for seat, vid in viewers(s) for lang in ("ru", "en")]
     assert remembered == plain
 
 

@@ -55,8 +55,9 @@ def anonymous_invited_cookie(table_id: int) -> str:
 
 @database_sync_to_async
 def open_table(users, rules=None, **options) -> Table:
-    return table_services.do_create_table(rules=rules or engine.Rules(players=len(users)),
-                                          seat_users=list(users), start=True, **options)
+    return table_services.do_create_table(
+        rules=rules or engine.Rules(players=len(users)), seat_users=list(users), start=True, **options
+    )
 
 
 @database_sync_to_async
@@ -451,8 +452,11 @@ async def test_a_waiting_table_offers_the_seat_controls():
     assert "csrfmiddlewaretoken" in page
     # Over the socket the forms carry the CSRF token from the browser's cookie.
     cookie = await session_cookie(guest)
-    communicator = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[
-        ORIGIN, (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode())])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/table/{table.pk}/",
+        headers=[ORIGIN, (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode())],
+    )
     ok, _ = await communicator.connect(timeout=5)
     assert ok
     try:

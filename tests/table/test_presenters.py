@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -18,7 +18,8 @@ RULES = engine.Rules(players=2)
 def layout(**kw):
     base = dict(
         hands=[["6S", "7S", "8H", "QD", "KC", "AS"], ["6H", "9S", "10S", "JD", "JC", "7C"]],
-        stock=["8S", "9H", "10C"], attacker=0,
+        stock=["8S", "9H", "10C"],
+        attacker=0,
     )
     base.update(kw)
     return engine.Game.from_layout(RULES, **base)
@@ -75,7 +76,10 @@ def test_defence_targets_and_buttons():
 
 def test_two_targets_make_a_two_step_defence():
     position = engine.Game.from_layout(
-        RULES, hands=[["6S", "6D", "KC"], ["9S", "9D", "7H", "8H"]], stock=["8S", "9H", "10C"], attacker=0,
+        RULES,
+        hands=[["6S", "6D", "KC"], ["9S", "9D", "7H", "8H"]],
+        stock=["8S", "9H", "10C"],
+        attacker=0,
     )
     position.act(0, "attack 6S")
     position.act(0, "attack 6D")
@@ -84,7 +88,10 @@ def test_two_targets_make_a_two_step_defence():
     assert hand["9S"]["action"] == "defend 6S with 9S"
     assert hand["9D"]["action"] == "defend 6D with 9D"
     position2 = engine.Game.from_layout(
-        RULES, hands=[["6S", "7S", "KC"], ["QS", "9D", "7H", "8H"]], stock=["8S", "9H", "10C"], attacker=0,
+        RULES,
+        hands=[["6S", "7S", "KC"], ["QS", "9D", "7H", "8H"]],
+        stock=["8S", "9H", "10C"],
+        attacker=0,
     )
     position2.act(0, "attack 6S")
     ctx = presenters.table_context(snapshot_for(position2), 1)
@@ -93,14 +100,20 @@ def test_two_targets_make_a_two_step_defence():
 
 def test_a_card_beating_two_attack_cards_asks_for_the_target():
     position = engine.Game.from_layout(
-        RULES, hands=[["6S", "6H", "KC"], ["QS", "9D", "7D", "8D"]], stock=["8S", "9H", "10C"], attacker=0,
+        RULES,
+        hands=[["6S", "6H", "KC"], ["QS", "9D", "7D", "8D"]],
+        stock=["8S", "9H", "10C"],
+        attacker=0,
     )
     position.act(0, "attack 6S")
     position.act(0, "attack 6H")
     ctx = presenters.table_context(snapshot_for(position), 1)
     # Trump is clubs; nothing in seat 1 beats two cards... make one: a club would.
     position = engine.Game.from_layout(
-        RULES, hands=[["6S", "6H", "KS"], ["JC", "9D", "7D", "8D"]], stock=["8S", "9H", "10C"], attacker=0,
+        RULES,
+        hands=[["6S", "6H", "KS"], ["JC", "9D", "7D", "8D"]],
+        stock=["8S", "9H", "10C"],
+        attacker=0,
     )
     position.act(0, "attack 6S")
     position.act(0, "attack 6H")
@@ -132,7 +145,9 @@ def test_pass_is_bito_when_covered_and_pas_when_the_defender_takes():
 def test_transfer_button_in_perevodnoy():
     rules = engine.Rules(variant="perevodnoy", players=3)
     position = engine.Game.from_layout(
-        rules, hands=[["6S", "7S", "8S"], ["6H", "9D", "7D"], ["QS", "KD", "AD"]], stock=["8D", "9H", "10C"],
+        rules,
+        hands=[["6S", "7S", "8S"], ["6H", "9D", "7D"], ["QS", "KD", "AD"]],
+        stock=["8D", "9H", "10C"],
         attacker=0,
     )
     position.act(0, "attack 6S")
@@ -206,7 +221,7 @@ def test_log_lines_escape_names():
 
 def test_countdown_and_seed():
     position = layout()
-    now = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
     deadline = (now + timedelta(seconds=17, microseconds=400000)).isoformat()
     ctx = presenters.table_context(snapshot_for(position, deadline=deadline), 1, now=now)
     assert ctx["seconds_left"] == 17 and ctx["deadline"].endswith(".400+00:00")
@@ -243,11 +258,23 @@ def test_viewer_seat_and_private_access():
 
 def test_waiting_table_shows_the_seats():
     snapshot = {
-        "table": {"id": 3, "status": "waiting", "variant": "podkidnoy", "rules": RULES.to_dict(),
-                  "seats_count": 2, "turn_seconds": None, "is_private": False, "rated": False,
-                  "bot_level": "", "host_id": 100, "host_name": "host"},
-        "seats": [{"number": 0, "user_id": 100, "name": "host", "bot_level": ""},
-                  {"number": 1, "user_id": None, "name": "", "bot_level": ""}],
+        "table": {
+            "id": 3,
+            "status": "waiting",
+            "variant": "podkidnoy",
+            "rules": RULES.to_dict(),
+            "seats_count": 2,
+            "turn_seconds": None,
+            "is_private": False,
+            "rated": False,
+            "bot_level": "",
+            "host_id": 100,
+            "host_name": "host",
+        },
+        "seats": [
+            {"number": 0, "user_id": 100, "name": "host", "bot_level": ""},
+            {"number": 1, "user_id": None, "name": "", "bot_level": ""},
+        ],
         "game": None,
     }
     host = presenters.table_context(snapshot, 0, viewer_id=100)

@@ -15,10 +15,10 @@ class Command(BaseCommand):
     help = "Measure the rules engine: random games per second, us per step, copies per second."
 
     def add_arguments(self, parser):
-        parser.add_argument("--seconds", type=float, default=2.0,
-                            help="time spent on each table (default 2)")
-        parser.add_argument("--games", type=int, default=None,
-                            help="play exactly this many games per table instead of --seconds")
+        parser.add_argument("--seconds", type=float, default=2.0, help="time spent on each table (default 2)")
+        parser.add_argument(
+            "--games", type=int, default=None, help="play exactly this many games per table instead of --seconds"
+        )
         parser.add_argument("--seed", type=int, default=0, help="seed of the random player (default 0)")
 
     def handle(self, *args, seconds: float, games: int | None, seed: int, **options):

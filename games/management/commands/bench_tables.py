@@ -87,9 +87,12 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 server.kill()
         results["machine"] = machine()
-        results["settings"] = {"debug": settings.DEBUG, "database": "SQLite WAL, CONN_MAX_AGE=None",
-                               "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
-                               "celery_embedded": not options["no_celery"]}
+        results["settings"] = {
+            "debug": settings.DEBUG,
+            "database": "SQLite WAL, CONN_MAX_AGE=None",
+            "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+            "celery_embedded": not options["no_celery"],
+        }
         self.stdout.write(report(results))
         if options["json"]:
             Path(options["json"]).write_text(json.dumps(results, indent=2))
@@ -99,19 +102,26 @@ class Command(BaseCommand):
         workdir = tempfile.mkdtemp(prefix="durak-bench-")
         env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         debug = options["debug"]
-        args = [f"--seats={options['seats']}", f"--samples={options['samples']}", f"--rates={options['rates']}",
-                f"--duration={options['duration']}", f"--tables={options['tables']}"]
+        args = [
+            f"--seats={options['seats']}",
+            f"--samples={options['samples']}",
+            f"--rates={options['rates']}",
+            f"--duration={options['duration']}",
+            f"--tables={options['tables']}",
+        ]
         args += ["--debug"] * debug + ["--no-celery"] * options["no_celery"]
         if options["json"]:
             args.append(f"--json={Path(options['json']).resolve()}")
-        env.update({
-            INSIDE: "1",
-            "SQLITE_PATH": str(Path(workdir) / "bench.sqlite3"),
-            "DEBUG": "true" if debug else "false",
-            "SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40),
-            "LOG_LEVEL": "WARNING",
-            "CELERY_EMBEDDED": "false" if options["no_celery"] else "true",
-        })
+        env.update(
+            {
+                INSIDE: "1",
+                "SQLITE_PATH": str(Path(workdir) / "bench.sqlite3"),
+                "DEBUG": "true" if debug else "false",
+                "SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40),
+                "LOG_LEVEL": "WARNING",
+                "CELERY_EMBEDDED": "false" if options["no_celery"] else "true",
+            }
+        )
         manage = Path(settings.BASE_DIR) / "manage.py"
         self.stdout.write(f"bench_tables: database {env['SQLITE_PATH']}")
         try:
@@ -133,9 +143,9 @@ def free_port() -> int:
 
 def start_daphne(port: int) -> subprocess.Popen:
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
-         "durak_site.asgi:application"],
-        cwd=settings.BASE_DIR, env=dict(os.environ),
+        [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"],
+        cwd=settings.BASE_DIR,
+        env=dict(os.environ),
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -168,8 +178,12 @@ def machine() -> dict:
                 break
     except OSError:
         pass
-    return {"nproc": os.cpu_count(), "cpu": model or platform.processor(), "python": platform.python_version(),
-            "date": time.strftime("%Y-%m-%d")}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model or platform.processor(),
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
 
 
 # ---------------------------------------------------------------- a minimal websocket client
@@ -188,16 +202,18 @@ class Socket:
         self.task = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, port: int, path: str, cookie: str) -> "Socket":
+    async def open(cls, port: int, path: str, cookie: str) -> Socket:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         sock = writer.get_extra_info("socket")
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         key = base64.b64encode(os.urandom(16)).decode()
-        writer.write((
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
-            f"Cookie: sessionid={cookie}\r\n\r\n"
-        ).encode())
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                f"Cookie: sessionid={cookie}\r\n\r\n"
+            ).encode()
+        )
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 101 " not in head.split(b"\r\n", 1)[0]:
             raise CommandError(f"websocket refused: {head[:200]!r}")
@@ -277,8 +293,7 @@ def create_tables(count: int, seats: int) -> list[dict]:
             client = Client()
             client.force_login(user)
             cookies.append(client.cookies["sessionid"].value)
-        table = tables.do_create_table(rules=engine.Rules(players=seats), host=users[0], seat_users=users,
-                                       start=True)
+        table = tables.do_create_table(rules=engine.Rules(players=seats), host=users[0], seat_users=users, start=True)
         created.append({"table": table.pk, "users": [u.pk for u in users], "cookies": cookies})
     return created
 
@@ -367,8 +382,12 @@ def pct(values, q):
 
 def summary(latencies_s):
     ms = [x * 1000 for x in latencies_s]
-    return {"n": len(ms), "p50": round(pct(ms, 50), 2), "p99": round(pct(ms, 99), 2),
-            "mean": round(statistics.fmean(ms), 2) if ms else None}
+    return {
+        "n": len(ms),
+        "p50": round(pct(ms, 50), 2),
+        "p99": round(pct(ms, 99), 2),
+        "mean": round(statistics.fmean(ms), 2) if ms else None,
+    }
 
 
 async def open_tables(port, count, seats):
@@ -406,7 +425,7 @@ async def open_loop(tables, rate, duration):
         nonlocal errors
         try:
             latencies.append(await table.act(scheduled))
-        except (asyncio.TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError):
             errors += 1
         idle.put_nowait(table)
 
@@ -471,8 +490,10 @@ async def run_all(port, server_pid, seat_sizes, options, say):
         results["saturation"][seats] = best
         for table in tables:
             await table.close()
-        results["cpu"][seats] = {"server_s": round(cpu_seconds(server_pid) - cpu0, 1),
-                                 "client_s": round(time.process_time() - client0, 1)}
+        results["cpu"][seats] = {
+            "server_s": round(cpu_seconds(server_pid) - cpu0, 1),
+            "client_s": round(time.process_time() - client0, 1),
+        }
     results["service_path"] = await service_path_costs(seat_sizes)
     return results
 
@@ -543,13 +564,17 @@ def report(results) -> str:
     for seats, idle in results["idle"].items():
         sat = results["saturation"].get(seats) or {}
         best = results["best_rate"].get(seats)
-        lines.append(f"| {seats} seats | {idle['p50']} | {idle['p99']} | {best if best else '< lowest rate'} | "
-                     f"{sat.get('achieved')} ({sat.get('p99')}) |")
+        lines.append(
+            f"| {seats} seats | {idle['p50']} | {idle['p99']} | {best if best else '< lowest rate'} | "
+            f"{sat.get('achieved')} ({sat.get('p99')}) |"
+        )
     lines.append("")
     for seats, rows in results["rates"].items():
         if rows:
-            lines.append(f"open loop, {seats} seats: " + "; ".join(
-                f"{r['rate']}/s -> p50 {r['p50']} p99 {r['p99']}" for r in rows))
+            lines.append(
+                f"open loop, {seats} seats: "
+                + "; ".join(f"{r['rate']}/s -> p50 {r['p50']} p99 {r['p99']}" for r in rows)
+            )
     lines.append(f"CPU seconds (server daphne / client) per table size: {results['cpu']}")
     lines.append("service path, in-process (ms):")
     for seats, costs in results["service_path"].items():

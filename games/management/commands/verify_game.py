@@ -19,11 +19,11 @@ class Command(BaseCommand):
             raise CommandError(f"There is no game {game_id}.")
         if not game.is_over:
             raise CommandError(
-                f"Game {game_id} is not over yet: its seed stays secret until the end, "
-                "so it cannot be verified now."
+                f"Game {game_id} is not over yet: its seed stays secret until the end, so it cannot be verified now."
             )
-        self.stdout.write(f"Game {game.pk} ({game.variant}, {game.rules.get('players')} players, "
-                          f"{game.move_count} moves)")
+        self.stdout.write(
+            f"Game {game.pk} ({game.variant}, {game.rules.get('players')} players, {game.move_count} moves)"
+        )
         self.stdout.write(f"seed:      {game.seed}")
         self.stdout.write(f"seed hash: {game.seed_hash}")
         result = verify_game(game)

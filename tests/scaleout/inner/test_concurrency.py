@@ -38,8 +38,11 @@ def find_double_throw_in(rules: engine.Rules):
         log = []
         while not position.is_over and position.first_bout:
             table = position.table
-            if (len(table) == position.attack_limit - 1 and all(d for _, d in table)
-                    and len(position.hand(position.defender)) >= 2):
+            if (
+                len(table) == position.attack_limit - 1
+                and all(d for _, d in table)
+                and len(position.hand(position.defender)) >= 2
+            ):
                 throws = {}
                 for seat in range(rules.players):
                     options = [a for a in position.legal_actions(seat) if a.kind == "attack"]
@@ -86,7 +89,7 @@ def run_at_once(calls: dict, hold_first: bool, monkeypatch) -> dict:
             results[key] = ("applied", value, time.monotonic() - start)
         except play.MoveRefused as refusal:
             results[key] = ("refused", refusal.reason, time.monotonic() - start)
-        except Exception as error:  # noqa: BLE001 - reported by the test
+        except Exception as error:
             results[key] = ("error", repr(error), time.monotonic() - start)
         finally:
             connection.close()
@@ -114,9 +117,12 @@ def test_two_throw_ins_past_the_limit_at_once_leave_exactly_one(monkeypatch):
         assert action in before.legal_actions(seat)
 
     results = run_at_once(
-        {seat: (lambda s=seat, a=action: play.do_player_move(game_id=game.pk, user=users[s], action=a))
-         for seat, action in throws.items()},
-        hold_first=True, monkeypatch=monkeypatch,
+        {
+            seat: (lambda s=seat, a=action: play.do_player_move(game_id=game.pk, user=users[s], action=a))
+            for seat, action in throws.items()
+        },
+        hold_first=True,
+        monkeypatch=monkeypatch,
     )
 
     outcomes = sorted(r[0] for r in results.values())
@@ -147,7 +153,8 @@ def test_a_burst_of_the_same_move_is_applied_once(monkeypatch):
     action = str(position.legal_actions(opener)[-1])
     results = run_at_once(
         {i: (lambda: play.do_player_move(game_id=game.pk, user=users[opener], action=action)) for i in range(8)},
-        hold_first=False, monkeypatch=monkeypatch,
+        hold_first=False,
+        monkeypatch=monkeypatch,
     )
     outcomes = [r[0] for r in results.values()]
     assert outcomes.count("applied") == 1 and outcomes.count("refused") == 7, results
@@ -162,7 +169,8 @@ def test_concurrent_expiry_acts_once(monkeypatch):
     now = game.deadline
     results = run_at_once(
         {i: (lambda: play.do_advance_game(game_id=game.pk, now=now)) for i in range(4)},
-        hold_first=True, monkeypatch=monkeypatch,
+        hold_first=True,
+        monkeypatch=monkeypatch,
     )
     assert sorted(r[1] for r in results.values()) == [0, 0, 0, 1], results
     assert [m[2] for m in moves(game)] == [Move.Source.TIMEOUT]

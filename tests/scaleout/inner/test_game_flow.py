@@ -41,6 +41,7 @@ def scaled_out():
     """These tests run only through tests/scaleout/runner.py, which sets REDIS_URL."""
     assert settings.REDIS_URL, "run through tests/scaleout/runner.py: REDIS_URL must be set"
 
+
 ROOT = Path(__file__).resolve().parents[3]
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 MOVES_RE = re.compile(r'data-moves="(\d+)"')
@@ -52,21 +53,36 @@ def celery_processes(tmp_path):
     db = connection.settings_dict
     assert db["ENGINE"].endswith("postgresql"), "the scale-out run uses PostgreSQL"
     env = dict(os.environ)
-    env["DATABASE_URL"] = (f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
-                           f"{db['NAME']}")
+    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     env.pop("PYTEST_CURRENT_TEST", None)
     logs = {name: tmp_path / f"{name}.log" for name in ("worker", "beat")}
     commands = {
-        "worker": [sys.executable, "-m", "celery", "-A", "durak_site", "worker",
-                   "-Q", ",".join(settings.WORKER_QUEUES), "-l", "info", "--concurrency", "2",
-                   "--without-mingle", "--without-gossip", "-n", f"scaleout-{os.getpid()}@%h"],
+        "worker": [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "durak_site",
+            "worker",
+            "-Q",
+            ",".join(settings.WORKER_QUEUES),
+            "-l",
+            "info",
+            "--concurrency",
+            "2",
+            "--without-mingle",
+            "--without-gossip",
+            "-n",
+            f"scaleout-{os.getpid()}@%h",
+        ],
         "beat": [sys.executable, "-m", "celery", "-A", "durak_site", "beat", "-l", "info"],
     }
     processes = {}
     try:
         for name, command in commands.items():
-            processes[name] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=logs[name].open("w"),
-                                               stderr=subprocess.STDOUT)
+            processes[name] = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=logs[name].open("w"), stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + 30
         while "ready." not in logs["worker"].read_text():
             assert processes["worker"].poll() is None, logs["worker"].read_text()
@@ -93,8 +109,9 @@ def setup_table():
         client.force_login(user)
         cookies.append(client.cookies["sessionid"].value)
     rules = engine.Rules(variant="perevodnoy", players=3)
-    table = tables.do_create_table(rules=rules, host=alice, seat_users=[alice, bob], bot_seats={2: "heuristic"},
-                                   start=True)
+    table = tables.do_create_table(
+        rules=rules, host=alice, seat_users=[alice, bob], bot_seats={2: "heuristic"}, start=True
+    )
     return table.pk, latest_game(table).pk, {0: cookies[0], 1: cookies[1]}
 
 
@@ -124,13 +141,14 @@ async def test_two_users_and_a_celery_worker_bot_play_a_whole_game(celery_proces
     await layer.group_add(notify.table_group(table_id), listener)
     sockets = {}
     for seat, cookie in cookies.items():
-        communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
-                                             headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+        communicator = WebsocketCommunicator(
+            application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+        )
         connected, _ = await communicator.connect()
         assert connected
         assert MOVES_RE.search(await communicator.receive_from(timeout=5))  # the full state at once
         sockets[seat] = communicator
-    seen = {seat: 0 for seat in sockets}
+    seen = dict.fromkeys(sockets, 0)
     try:
         stalled_since = time.monotonic()
         last_count = -1
@@ -160,7 +178,7 @@ async def test_two_users_and_a_celery_worker_bot_play_a_whole_game(celery_proces
             for seat, communicator in sockets.items():
                 for frame in await drain(communicator):
                     seen[seat] = max([seen[seat], *map(int, MOVES_RE.findall(frame))])
-        assert seen == {seat: game.move_count for seat in sockets}
+        assert seen == dict.fromkeys(sockets, game.move_count)
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
