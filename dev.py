@@ -3,6 +3,7 @@
 
     python3 dev.py serve   # migrate, collect static, serve http://127.0.0.1:8000/
     python3 dev.py test    # run the whole test suite (extra args go to pytest)
+    python3 dev.py check   # ruff, ruff format --check and the import contracts
 
 The script creates .venv with the running interpreter when it is missing,
 syncs it to requirements/dev.txt (exact pins with hashes: what the lock does
@@ -41,6 +42,8 @@ commands:
   serve [--port N]  run migrations, collect static files and serve the site at
                http://127.0.0.1:8000/ (or port N; PORT in the environment works too)
   test [ARGS]  run the test suite with pytest; ARGS are passed to pytest
+  check        run ruff check, ruff format --check and lint-imports (the
+               import contracts in pyproject.toml); fails if any of them fails
 """
 
 
@@ -191,6 +194,8 @@ def cmd_serve(extra: list[str]) -> None:
         fail(f"--port must be a number from 1 to 65535, got {options.port!r}")
     # Local play: debug pages on, unless the caller decided otherwise.
     os.environ.setdefault("DEBUG", "true")
+    # The site's settings (tests name their own in pyproject.toml, so only here).
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
     manage("migrate", "--noinput")
     manage("collectstatic", "--noinput", "--verbosity", "0")
     daphne = [sys.executable, "-m", "daphne", "-b", HOST, "-p", options.port, "durak_site.asgi:application"]
@@ -199,14 +204,38 @@ def cmd_serve(extra: list[str]) -> None:
 
 
 def cmd_test(extra: list[str]) -> None:
-    code = subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=ROOT)
+    # The tests' own settings module comes from pyproject.toml; an inherited
+    # DJANGO_SETTINGS_MODULE would take precedence over it.
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    code = subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=ROOT, env=env)
     if code == 5:
         print("dev.py: pytest collected no tests; treating that as a failure", file=sys.stderr)
         sys.exit(1)
     sys.exit(code)
 
 
-COMMANDS = {"serve": cmd_serve, "test": cmd_test}
+CHECKS = (
+    ("ruff check", ["ruff", "check", "."]),
+    ("ruff format --check", ["ruff", "format", "--check", "."]),
+    ("lint-imports", ["lint-imports", "--no-cache"]),
+)
+
+
+def cmd_check(extra: list[str]) -> None:
+    if extra:
+        fail(f"check takes no arguments, got {' '.join(extra)}", code=2)
+    tools = Path(sys.executable).parent
+    failed = []
+    for name, (tool, *args) in CHECKS:
+        say(f"running {name}")
+        if subprocess.call([str(tools / tool), *args], cwd=ROOT) != 0:
+            failed.append(name)
+    if failed:
+        fail(f"failed: {', '.join(failed)}")
+    say("all checks passed")
+
+
+COMMANDS = {"serve": cmd_serve, "test": cmd_test, "check": cmd_check}
 
 
 def main() -> None:
@@ -219,7 +248,6 @@ def main() -> None:
         fail(f"unknown command {command!r}", code=2)
     bootstrap()
     os.chdir(ROOT)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
     COMMANDS[command](sys.argv[2:])
 
 

@@ -17,7 +17,8 @@ every task is idempotent and reads its work from the database.
 The in-memory channel layer is built on asyncio queues that belong to the
 server's event loop and are not thread-safe; a bot move made in the worker
 or timer thread therefore hands its group_send to that loop
-(`send_on_site_loop`), which `SiteLoopRecorder` notes on every ASGI call.
+(`send_on_site_loop`, which `start_embedded_celery` registers with
+games.services.notify), and `SiteLoopRecorder` notes that loop on every ASGI call.
 """
 
 from __future__ import annotations
@@ -63,11 +64,14 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
     from django.conf import settings
 
     from durak_site.celery import app
+    from games.services import notify
 
     with _lock:
         if _running is not None:
             return _running
-        queues = list(queues or settings.WORKER_QUEUES)
+        notify.set_group_sender(send_on_site_loop)
+        # The ratings queues too (contract 6); in production they have their own workers.
+        queues = list(queues or dict.fromkeys([*settings.WORKER_QUEUES, "ratings-podkidnoy", "ratings-perevodnoy"]))
         if app.conf.broker_url == "memory://":
             # kombu warns that "memory://" names no host; there is none to name.
             logging.getLogger("kombu.connection").setLevel(logging.ERROR)

@@ -2,10 +2,14 @@
 
 Every setting comes from an environment variable; the embedded defaults run
 on a bare machine (SQLite, in-memory channel layer, in-memory Celery broker).
+They fail closed: DEBUG is off unless set, and then the site needs a real
+SECRET_KEY and speaks HTTPS only (README, "Configuration"). `python3 dev.py
+serve` sets DEBUG=true for local play. Tests bring their own settings module
+(tests/ops/settings.py); nothing here knows about them.
 """
 
 import os
-import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -26,6 +30,16 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}.") from None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if value is None or not value.strip():
@@ -34,14 +48,41 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEV_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+MIN_SECRET_KEY_LENGTH = 50
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY") or DEV_SECRET_KEY
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
+if not DEBUG:
+    # The same bar as `manage.py check --deploy` (security.W009), but refusing to start.
+    if not SECRET_KEY or SECRET_KEY == DEV_SECRET_KEY or SECRET_KEY.startswith("django-insecure-"):
+        problem = "is not set" if not SECRET_KEY else "is the development key"
+    elif len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH or len(set(SECRET_KEY)) < 5:
+        problem = f"is shorter than {MIN_SECRET_KEY_LENGTH} characters or too repetitive"
+    else:
+        problem = ""
+    if problem:
+        raise ImproperlyConfigured(
+            f"SECRET_KEY {problem}. With DEBUG off (the default) the site needs a secret key of at least "
+            f"{MIN_SECRET_KEY_LENGTH} random characters, for example from "
+            '`python3 -c "import secrets; print(secrets.token_urlsafe(50))"`. '
+            "For local play and management commands set DEBUG=true instead (python3 dev.py serve does)."
+        )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS: on by default in production (DEBUG off), off for local play; each can be
+# overridden. Behind a proxy that terminates TLS, set SECURE_PROXY_SSL_HEADER to the
+# header it sets (X-Forwarded-Proto): only when the proxy always overwrites that header.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+_proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER")
+if _proxy_ssl_header:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https")
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "daphne",
@@ -54,6 +95,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_celery_beat",
+    "axes",
     "games",
     "ratings",
     "tournaments",
@@ -70,6 +112,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "durak_site.urls"
@@ -95,12 +139,13 @@ ASGI_APPLICATION = "durak_site.asgi.application"
 # Database: SQLite in WAL mode by default, PostgreSQL when DATABASE_URL is set.
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=None,
-            conn_health_checks=True,
-        )
+    # psycopg's connection pool, not persistent connections (which Django advises
+    # against under ASGI): every request or task returns its connection to the pool.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
+        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 10),
+        "timeout": 10,
     }
 else:
     DATABASES = {
@@ -115,10 +160,6 @@ else:
             },
         }
     }
-    if env_str("DURAK_TEST_SQLITE_FILE"):
-        # Tests with truly concurrent writers (tests/scaleout) need a file, not
-        # the shared-cache in-memory test database: they run in a subprocess with this set.
-        DATABASES["default"]["TEST"] = {"NAME": env_str("DURAK_TEST_SQLITE_FILE")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -126,6 +167,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "games:login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
+
+# Login throttling (django-axes) on the site's login and on /admin/: after
+# AXES_FAILURE_LIMIT wrong passwords for one user name from one address, that
+# pair is locked out for AXES_COOLOFF_TIME (the right password included), with
+# django-axes' own translated message and status 429.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "lockout.html"
+# The address is REMOTE_ADDR: behind a proxy, run daphne with --proxy-headers so
+# that it is the client's (README, "Production processes").
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -145,16 +202,17 @@ USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE") or "Europe/Moscow"
 USE_TZ = True
 
-# Static files are served by WhiteNoise, from STATIC_ROOT after collectstatic
-# and straight from the app/static folders through the finders.
+# Static files are served by WhiteNoise from STATIC_ROOT after collectstatic,
+# with hashed names (cached forever) and compressed copies. With DEBUG on the
+# pages link the plain names, which the finders serve without collectstatic.
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = DEBUG
 
 # Channels: Redis when REDIS_URL is set, in-process memory otherwise.
 REDIS_URL = env_str("REDIS_URL")
@@ -162,7 +220,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # channels_redis blocks up to 5 s on a pop (RedisChannelLayer.brpop_timeout);
+            # redis-py 8's default socket_timeout is also 5 s, so an idle socket's read
+            # timed out and closed it with 1011 (channels_redis #422, redis-py #4091).
+            # The read timeout must stay well above the pop's. (No retries on a dropped
+            # connection: a restarted Redis has forgotten the groups, so a socket must
+            # close and the browser reconnect, rather than stay open and hear nothing.)
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+            },
         }
     }
 else:
@@ -190,9 +256,11 @@ WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
 # Keep the workers' persistent DB connections (durak_site/celery.py drops broken ones).
 CELERY_DB_REUSE_MAX = 500
 CELERY_TASK_ROUTES = {"games.tasks.sweep_due_games": {"queue": "default"}}
-# Beat: every second, find games whose turn timer ran out or whose bot is due
-# (covers lost nudges). The schedule needs no file: nothing in it is worth keeping.
-CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
+# Beat: django-celery-beat's database scheduler (periodic tasks editable in the
+# admin; apps add theirs with data migrations), also in the embedded mode. The
+# entries below are copied into it at start: every second, find games whose turn
+# timer ran out or whose bot is due (covers lost nudges).
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-games": {
         "task": "games.tasks.sweep_due_games",
@@ -209,7 +277,7 @@ BOT_PAUSE_SECONDS = tuple(float(x) for x in (env_list("BOT_PAUSE_SECONDS", ["0.7
 # (durak_site/embedded.py, started from asgi.py) with the memory:// broker:
 # one command, no outside services. Never inside pytest, unless a test starts
 # it itself; CELERY_EMBEDDED=true/false overrides.
-CELERY_EMBEDDED = env_bool("CELERY_EMBEDDED", not REDIS_URL and "pytest" not in sys.modules)
+CELERY_EMBEDDED = env_bool("CELERY_EMBEDDED", not REDIS_URL)
 
 LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()
 LOGGING = {

@@ -57,10 +57,6 @@ class Table(models.Model):
     def __str__(self):
         return f"Table {self.pk} ({self.variant}, {self.seats_count})"
 
-    @property
-    def group_name(self) -> str:
-        return f"table-{self.pk}"
-
 
 class TableSeat(models.Model):
     """Who sits where at a table, across the games played there."""
@@ -102,6 +98,9 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, help_text="secret until the game is over")
     seed_hash = models.CharField(max_length=64, help_text="SHA-256 of the seed, shown from the start")
     dealer = models.PositiveSmallIntegerField(default=0)
+    deal_method = models.PositiveSmallIntegerField(
+        default=1, help_text="how the seed shuffles the deck (docs/fairness.md): 1 legacy, 2 specified"
+    )
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True)
     move_count = models.PositiveIntegerField(default=0)

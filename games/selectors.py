@@ -1,11 +1,16 @@
-"""Reads: what pages and live tables show. No writes here."""
+"""Reads: what pages, live tables, workers and other apps read. No writes here.
 
-import threading
+Engine positions (deal, replay, the per-process cache, the fairness check) are
+read through `games.positions`.
+"""
 
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Count, IntegerField, Q, Value, When
+from django.utils import timezone
 
-from games.models import Game, GameSeat, Table, TableSeat
+from games.models import ChatMessage, Game, GameSeat, Table, TableSeat
+
+CHAT_HISTORY = 50
 
 
 def display_name(user) -> str:
@@ -82,38 +87,6 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
     }
 
 
-# ------------------------------------------------------------ parsed positions
-
-POSITION_CACHE_SIZE = 512
-_positions: dict = {}
-_positions_lock = threading.Lock()
-
-
-def cached_position(state_json: str):
-    """The engine position a `Game.state_json` text describes, parsed once per process.
-
-    Keyed by the text itself (a position is a pure function of it), so a stale
-    entry can never be returned. The object is SHARED: read it (`view`,
-    `to_move`, `legal_actions` do not change it), or `.copy()` it to play on.
-    Every seat's consumer renders the same snapshot: one parse serves them all.
-    """
-    position = _positions.get(state_json)
-    if position is None:
-        from games import engine
-
-        position = engine.Game.from_json(state_json)
-        remember_position(state_json, position)
-    return position
-
-
-def remember_position(state_json: str, position) -> None:
-    """Put a position whose `to_json()` is `state_json` in the cache (it must not change after)."""
-    with _positions_lock:
-        _positions[state_json] = position
-        while len(_positions) > POSITION_CACHE_SIZE:
-            del _positions[next(iter(_positions))]
-
-
 def lobby_tables(limit: int = 50):
     """Public tables people can join or watch, newest first."""
     return (
@@ -132,12 +105,6 @@ def lobby_tables(limit: int = 50):
         )
         .order_by("status_order", "-created_at")[:limit]  # joinable tables first
     )
-
-
-def seat_of(table_id: int, user) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return TableSeat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
 
 
 def player_stats(user) -> dict:
@@ -179,3 +146,30 @@ def playing_game_id(table_id: int) -> int | None:
         .values_list("pk", flat=True)
         .first()
     )
+
+
+def due_game_ids(now=None) -> list[int]:
+    """Games with an expired timer or a bot whose pause is over (for the beat sweep)."""
+    now = now or timezone.now()
+    return list(
+        Game.objects.filter(status=Game.Status.PLAYING)
+        .filter(Q(deadline__lte=now) | Q(bot_due_at__lte=now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def chat_message_data(message: ChatMessage) -> dict:
+    """JSON-safe form of a chat message, as the channel layer carries it."""
+    return {
+        "id": message.pk,
+        "name": message.name,
+        "text": message.text,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+def recent_chat(table_id: int, limit: int = CHAT_HISTORY) -> list[dict]:
+    """The table's last `limit` chat messages, oldest first."""
+    messages = ChatMessage.objects.filter(table_id=table_id).order_by("-created_at", "-pk")[:limit]
+    return [chat_message_data(m) for m in reversed(messages)]

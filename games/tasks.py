@@ -10,6 +10,7 @@ import logging
 
 from celery import shared_task
 
+from games import selectors
 from games.services import play
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ def advance_game(game_id: int) -> int:
 def sweep_due_games() -> int:
     """Beat: advance every game with an expired timer or a bot to move."""
     made = 0
-    for game_id in play.due_game_ids():
+    for game_id in selectors.due_game_ids():
         try:
             made += play.do_advance_game(game_id=game_id)
         except Exception:  # one broken game must not stall every other table

@@ -1,0 +1,23 @@
+"""Ratings per variant (issue 8, R27): players and pairs, from finishing places.
+
+The public face (other apps and templates use only these):
+
+- `ratings.services.rate_game(game_id)`: bring the game's variant up to date up
+  to this game (earlier unrated games first, in finishing order); idempotent.
+- `ratings.services.recompute(variant)`: rebuild a variant from scratch.
+- `ratings.services.enqueue_rate_game(game_id, variant)`: the Celery nudge, on
+  queue `ratings-<variant>` (`queue_for`); the receiver of
+  `games.signals.game_finished` calls it for rated games.
+- `ratings.selectors`: `ladder`, `pair_ladder`, `player_ratings`, `history`,
+  `chart`, `trends`, `ratings_for(user_ids, variant) -> {user_id: "1523" | "?"}`
+  (one query, for names in lists), `rating_of`, `game_chances` /
+  `game_chance_rows` (each player's chance of not being the durak).
+- `{% load ratings %}`: `rating_of`, `rating_badge`, `ratings_for` + `rating_for`,
+  `rating_chart`, `game_chances`, `chances_list` (ratings/templatetags/ratings.py).
+- `ratings.model`: the pure rating mathematics (`MODEL_NAME`, `rate`,
+  `display_rating`, `is_provisional`, `chances_not_durak`).
+
+Celery tasks `ratings.tasks.rate_game` and `ratings.tasks.recompute` (nightly,
+django-celery-beat rows "ratings: recompute <variant>"); commands
+`recalc_ratings --variant <v>` and `bench_ratings --games N [--database-url]`.
+"""

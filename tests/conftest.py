@@ -66,3 +66,25 @@ def reproducible_deals(request, monkeypatch):
         return hashlib.sha256(f"{request.node.nodeid}:{next(counter)}".encode()).hexdigest()
 
     monkeypatch.setattr(tables, "new_seed", seed)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Passwords in tests need no slow hashing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def players(django_user_model):
+    """Six people who can log in (password "pw-secret-123")."""
+    return [django_user_model.objects.create_user(f"player{i}", password="pw-secret-123") for i in range(6)]
+
+
+@pytest.fixture(autouse=True)
+def russian_by_default():
+    """Every test starts in the site's default language (Russian), whatever a request
+    of an earlier test activated in this thread; tests compare with literal Russian."""
+    from django.utils import translation
+
+    with translation.override("ru"):
+        yield

@@ -184,7 +184,7 @@ def probe_settings(**env_overrides: str) -> dict:
 
 
 def test_default_settings_run_on_a_bare_machine():
-    probed = probe_settings()
+    probed = probe_settings(DEBUG="true")
     assert probed["engine"] == "django.db.backends.sqlite3"
     assert probed["name"] == str(ROOT / "db.sqlite3")
     assert probed["conn_max_age"] is None
@@ -193,6 +193,11 @@ def test_default_settings_run_on_a_bare_machine():
     assert probed["channel_layer"] == "channels.layers.InMemoryChannelLayer"
     assert probed["broker"] == "memory://"
     assert probed["debug"] is True
+
+
+def test_debug_is_off_unless_set():
+    probed = probe_settings(SECRET_KEY="k3y-" * 13)
+    assert probed["debug"] is False
 
 
 def test_environment_switches_to_postgres_and_redis():
@@ -205,23 +210,35 @@ def test_environment_switches_to_postgres_and_redis():
     )
     assert probed["engine"] == "django.db.backends.postgresql"
     assert probed["name"] == "durak"
-    assert probed["conn_max_age"] is None
+    # psycopg's pool instead of persistent connections (which need CONN_MAX_AGE > 0).
+    assert probed["conn_max_age"] == 0
+    assert "'min_size'" in probed["options"]["pool"]
     assert probed["channel_layer"] == "channels_redis.core.RedisChannelLayer"
     assert probed["broker"] == "redis://cache.example:6379/1"
     assert probed["debug"] is False
     assert probed["allowed_hosts"] == ["durak.example", "www.durak.example"]
 
 
-def test_production_refuses_the_dev_secret_key():
-    with pytest.raises(AssertionError, match="SECRET_KEY must be set"):
-        probe_settings(DEBUG="false")
+@pytest.mark.parametrize(
+    ("secret_key", "problem"),
+    [
+        ("", "SECRET_KEY is not set"),
+        ("django-insecure-dev-only-key-do-not-use-in-production", "SECRET_KEY is the development key"),
+        ("short-but-random-Zq8", "SECRET_KEY is shorter than 50 characters"),
+        ("a" * 60, "too repetitive"),
+    ],
+)
+@pytest.mark.parametrize("debug", ["", "false"])
+def test_production_refuses_a_weak_secret_key(secret_key, problem, debug):
+    with pytest.raises(AssertionError, match=problem):
+        probe_settings(DEBUG=debug, SECRET_KEY=secret_key)
 
 
 def test_sqlite_connections_use_wal(tmp_path, django_db_blocker):
     """The embedded default (no DATABASE_URL), whatever database this run uses."""
     from django.db.backends.sqlite3.base import DatabaseWrapper
 
-    probed = probe_settings()
+    probed = probe_settings(DEBUG="true")
     default = {
         **settings.DATABASES["default"],
         "ENGINE": probed["engine"],

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors
-from games.lobby.display import variant_name
+from games.display import outcome, variant_name
 from games.services import accounts
 
 from .forms import SignUpForm
@@ -45,18 +45,6 @@ def play_as_guest(request):
     return redirect("games:table", table_id=table.pk)
 
 
-def _outcome(seat) -> tuple[str, str]:
-    """(css class, words) for how a finished game went for a seat."""
-    result = seat.game.result or {}
-    if result.get("draw"):
-        return "draw", _("draw")
-    if result.get("durak") == seat.number:
-        return "durak", _("durak")
-    if seat.is_loser:
-        return "lost", _("lost (losing side)")
-    return "won", _("won")
-
-
 def profile(request, username: str):
     player = selectors.user_by_name(username)
     if player is None:
@@ -64,7 +52,7 @@ def profile(request, username: str):
     stats = selectors.player_stats(player)
     rows = []
     for seat in stats["recent"]:
-        css, words = _outcome(seat)
+        css, words = outcome(seat.game.result, seat.number, seat.is_loser)
         rows.append(
             {
                 "game": seat.game,

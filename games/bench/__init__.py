@@ -1,1 +1,4 @@
-"""Measurement cores behind the bench_* management commands (no Django here)."""
+"""Measurement cores behind the bench_* management commands, which only parse options.
+
+`engine` is plain Python (no Django); `tables` drives a real daphne over websockets.
+"""

@@ -6,14 +6,7 @@ built once at import, so parsing a text or listing moves is a dict lookup.
 """
 
 from .cards import ALL_CARDS, RANK_VALUE
-
-
-class IllegalAction(Exception):
-    """An action the rules refuse; `reason` says why in words a player understands."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+from .refusals import IllegalAction
 
 
 class Action(str):
@@ -71,7 +64,7 @@ def parse_action(action) -> Action:
     if isinstance(action, Action):
         return action
     if not isinstance(action, str):
-        raise IllegalAction(f"An action is a text such as 'attack 6S', not {type(action).__name__}.")
+        raise IllegalAction("action_not_text", type=type(action).__name__)
     found = _BY_TEXT.get(action)
     if found is not None:
         return found
@@ -87,7 +80,4 @@ def parse_action(action) -> Action:
         if found is not None:
             return found
     shown = action if len(action) <= 40 else action[:40] + "…"
-    raise IllegalAction(
-        f"Malformed action {shown!r}: expected 'attack <card>', 'defend <card> with <card>', "
-        f"'transfer <card>', 'take' or 'pass' (cards like 6S, 10H, QD, AC)."
-    )
+    raise IllegalAction("malformed_action", action=repr(shown))

@@ -2,28 +2,21 @@
 
 The state is a handful of plain lists and sets, so that copying a position
 (search clones millions) is a few list copies. Every rule is checked in one
-place: `_refusal` for "may this action be taken?" and the `_do_*` methods for
-what it does; `legal_actions` lists exactly the actions `_refusal` accepts.
+place: the refusal checks by action kind (`refusals.REFUSAL_CHECKS`) for
+"may this action be taken?" and the `_do_*` methods (`_EFFECTS`) for what it
+does; `legal_actions` lists exactly the actions the checks accept. Setting up
+(`layout`, `deal`), copies and JSON (`serialization`) and what a seat sees
+(`views`) live in their own modules.
 """
 
-import json
-import random
+from . import layout, serialization, views
+from .actions import ATTACK, DEFEND, PASS, SHOW, SWAP, TAKE, TRANSFER, Action, parse_action
+from .cards import BEATERS, RANK, SUIT, strength
+from .refusals import REFUSAL_CHECKS, common_refusal
+from .rules import BOUT_LIMIT, HAND_SIZE
+from .views import PUBLIC, event_for
 
-from .actions import ATTACK, DEFEND, PASS, SHOW, SWAP, TAKE, TRANSFER, Action, IllegalAction, parse_action
-from .cards import BEATERS, RANK, SUIT, deck, is_card, sort_hand, strength
-from .rules import BOUT_LIMIT, HAND_SIZE, Rules
-
-PUBLIC = None  # an event whose details every seat and spectator may see
-
-
-def event_for(event: dict, seat: int | None) -> dict:
-    """The event as `seat` (None: a spectator) may see it: private card lists removed."""
-    visible_to = event.get("visible_to")
-    if visible_to is None or seat in visible_to or "cards" not in event:
-        return event
-    redacted = dict(event)
-    del redacted["cards"]
-    return redacted
+__all__ = ["PUBLIC", "Game", "event_for"]
 
 
 class Game:
@@ -57,123 +50,9 @@ class Game:
 
     # ------------------------------------------------------------------ setup
 
-    @classmethod
-    def new(cls, rules: Rules, seed, dealer: int = 0) -> "Game":
-        """Shuffle with `seed`, deal 6 each starting left of the dealer (R4, R5), apply R6."""
-        if not 0 <= dealer < rules.players:
-            raise ValueError(f"The dealer must be a seat from 0 to {rules.players - 1}.")
-        cards = deck(rules.deck)
-        random.Random(seed).shuffle(cards)
-        n = rules.players
-        hands = [[] for _ in range(n)]
-        dealt = n * HAND_SIZE
-        for i in range(dealt):
-            hands[(dealer + 1 + i) % n].append(cards[i])
-        rest = cards[dealt:]
-        game = cls._blank(rules, dealer)
-        game.hands = hands
-        if rest:
-            # R4: the next card is turned; it lies under the stock and is drawn last.
-            game.trump_card = rest[0]
-            game.stock = rest[1:] + rest[:1]
-        else:
-            # R5: the whole deck is dealt; the last card dealt (the dealer's) names
-            # trump and stays public in his hand.
-            game.trump_card = cards[dealt - 1]
-            game.stock = []
-            game.known[dealer].add(game.trump_card)
-        game.trump = SUIT[game.trump_card]
-        game._start_first_bout(None)
-        return game
-
-    @classmethod
-    def from_layout(
-        cls,
-        rules: Rules,
-        hands,
-        stock=(),
-        attacker: int | None = None,
-        first_bout: bool = True,
-        trump: str | None = None,
-        dealer: int = 0,
-        table=(),
-        places: dict | None = None,
-    ) -> "Game":
-        """A hand-built position. `stock` is top first, its last card the face-up trump.
-
-        Cards in neither hands, stock nor table are taken to be in the discard pile.
-        With an empty stock, a seat with an empty hand has left the game (place 1
-        unless `places` says otherwise).
-        """
-        n = rules.players
-        if len(hands) != n:
-            raise ValueError(f"The rules seat {n} players but {len(hands)} hands were given.")
-        in_deck = set(deck(rules.deck))
-        stock = list(stock)
-        table = [[a, d] for a, d in table]
-        seen = set()
-        for card in [c for h in hands for c in h] + stock + [c for p in table for c in p if c]:
-            if not is_card(card) or card not in in_deck:
-                raise ValueError(f"{card!r} is not a card of the {rules.deck}-card deck.")
-            if card in seen:
-                raise ValueError(f"{card} appears twice in the layout.")
-            seen.add(card)
-        if stock:
-            if trump is not None and trump != SUIT[stock[-1]]:
-                raise ValueError(f"The face-up card {stock[-1]} makes {SUIT[stock[-1]]} trump, not {trump}.")
-            trump = SUIT[stock[-1]]
-        elif trump not in ("S", "H", "D", "C"):
-            raise ValueError("With an empty stock the layout must name the trump suit (trump='H').")
-        game = cls._blank(rules, dealer)
-        game.hands = [list(h) for h in hands]
-        game.stock = stock
-        game.trump = trump
-        game.trump_card = stock[-1] if stock else None
-        game.discard_pile = [c for c in deck(rules.deck) if c not in seen]
-        game.first_bout = bool(first_bout)
-        game.stock_touched = not first_bout
-        if places:
-            game.out = {int(s): int(p) for s, p in places.items()}
-        elif not stock:
-            game.out = {s: 1 for s in range(n) if not hands[s]}
-        for s in game.out:
-            if hands[s]:
-                raise ValueError(f"Seat {s} has left the game but holds cards.")
-        game.left_before_bout = len(game.out)
-        holders = [s for s in range(n) if s not in game.out]
-        if len(holders) <= 1 or len({rules.team_of(s) for s in holders}) == 1:
-            raise ValueError("That layout has no game left to play: one side alone holds cards.")
-        if attacker is not None and (not 0 <= attacker < n or attacker in game.out):
-            raise ValueError(f"Seat {attacker} cannot attack: it is not a seat still in the game.")
-        game._start_first_bout(attacker)
-        if table:
-            game.pairs = table
-            game.first_bout = bool(first_bout)
-        return game
-
-    @classmethod
-    def _blank(cls, rules: Rules, dealer: int) -> "Game":
-        game = cls.__new__(cls)
-        game.rules = rules
-        game.n = rules.players
-        game._teams = tuple(rules.team_of(s) for s in range(rules.players))
-        game.dealer = dealer
-        game.discard_pile = []
-        game.pairs = []
-        game.taking = False
-        game.passed = set()
-        game.first_bout = True
-        game.out = {}
-        game.left_before_bout = 0
-        game.known = [set() for _ in range(rules.players)]
-        game.shown = set()
-        game.transferrers = set()
-        game.stock_touched = False
-        game.over = False
-        game.durak = None
-        game.losers = []
-        game.lowest_trump = None
-        return game
+    new = classmethod(layout.new)
+    from_layout = classmethod(layout.from_layout)
+    _blank = classmethod(layout.blank)
 
     def _start_first_bout(self, attacker: int | None):
         if attacker is None:
@@ -225,6 +104,21 @@ class Game:
     @property
     def places(self) -> dict[int, int]:
         return dict(self.out)
+
+    def result(self) -> dict | None:
+        """The outcome once the game is over (None before): R19-R21.
+
+        {"places": {"0": 1, ...} (seat as text: JSON keys), "durak": seat or None,
+        "losers": [seats], "draw": bool}; a draw has no durak and no losers.
+        """
+        if not self.over:
+            return None
+        return {
+            "places": {str(s): p for s, p in sorted(self.out.items())},
+            "durak": self.durak,
+            "losers": list(self.losers),
+            "draw": not self.losers,
+        }
 
     @property
     def attack_limit(self) -> int:
@@ -353,119 +247,13 @@ class Game:
     def act(self, seat: int, action) -> list[dict]:
         """Apply `action` for `seat` and return the events it caused.
 
-        An action the rules refuse raises IllegalAction(reason) and changes nothing.
+        An action the rules refuse raises IllegalAction (code, reason) and changes nothing.
         """
         action = parse_action(action)
-        refusal = self._refusal(seat, action)
-        if refusal:
-            raise IllegalAction(refusal)
+        refusal = common_refusal(self, seat, action) or REFUSAL_CHECKS[action.kind](self, seat, action)
+        if refusal is not None:
+            raise refusal
         return self._EFFECTS[action.kind](self, seat, action)
-
-    def _refusal(self, seat, action: Action) -> str | None:
-        """Why `seat` may not take `action` now, or None if it may."""
-        if self.over:
-            return "The game is over."
-        if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)) or not 0 <= seat < self.n:
-            return f"There is no seat {seat!r} at this table."
-        if seat in self.out:
-            return "You have left the game: you have no more moves."
-        kind, card = action.kind, action.card
-        hand = self.hands[seat]
-        if card is not None and card not in hand:
-            return f"You do not hold {card}."
-        if kind == "swap":
-            return self._swap_refusal(seat, card)
-        table = self.pairs
-        if kind == "attack":
-            if not table:
-                if seat != self.attacker:
-                    return f"Only the attacker (seat {self.attacker}) plays the first card of a bout (R8)."
-                return None
-            if seat == self.defender:
-                return "The defender cannot throw in to himself (R10)."
-            if self._teams[seat] == self._teams[self.defender]:
-                return "You cannot throw in to your own partner (R10)."
-            if not self.is_thrower(seat):
-                return "Only the attacker and his neighbours throw in at this table (T3)."
-            if seat in self.passed:
-                return "You have passed: you may add nothing until another card reaches the table (R15)."
-            rank, on_table, uncovered = RANK[card], False, 0
-            for a, d in table:
-                if RANK[a] == rank:
-                    on_table = True
-                if d is None:
-                    uncovered += 1
-                elif RANK[d] == rank:
-                    on_table = True
-            if not on_table:
-                return f"{card} cannot be thrown in: no card of its rank is on the table (R10)."
-            if len(table) >= self.attack_limit:
-                first = " in the first bout" if self.first_bout else ""
-                return f"This bout already has {len(table)} attack cards, the most allowed{first} (R12)."
-            if uncovered >= len(self.hands[self.defender]):
-                return (
-                    f"The defender holds {len(self.hands[self.defender])} cards: there may not be "
-                    f"more uncovered cards than that (R11)."
-                )
-            return None
-        if kind == "pass":
-            if not table:
-                return "The bout has not started: the attacker must play a card (R8)."
-            if seat == self.defender:
-                return "The defender does not pass: beat the cards or take them (R13)."
-            if not self.is_thrower(seat):
-                return "You are not throwing in to this bout."
-            if seat in self.passed:
-                return "You have already passed."
-            if not self.taking:
-                for _, d in table:
-                    if d is None:
-                        return "You may pass only when every card is covered or the defender has taken (R15)."
-            return None
-        # defend, transfer, show, take: the defender's actions
-        if seat != self.defender:
-            return f"Only the defender (seat {self.defender}) may {kind}."
-        if not table:
-            return "There is nothing on the table yet."
-        if self.taking:
-            return "You have already said you take the cards (R13)."
-        uncovered = [a for a, d in table if d is None]
-        if not uncovered:
-            return "Every card is covered: wait for a throw-in or the end of the bout (R14)."
-        if kind == "take":
-            return None
-        if kind == "defend":
-            if action.target not in uncovered:
-                return f"{action.target} is not an uncovered card on the table."
-            if card not in BEATERS[self.trump][action.target]:
-                return f"{card} does not beat {action.target} (R9)."
-            return None
-        # transfer or show (R22-R25, T5)
-        if not self.rules.transfers:
-            return "Transfers exist only in perevodnoy (R22)."
-        if kind == "show" and not self.rules.trump_show_transfer:
-            return "A trump cannot be shown instead of played to transfer (R25)."
-        if len(uncovered) != len(table):
-            return "You have already beaten a card: it is too late to transfer (R22)."
-        if RANK[card] != RANK[table[0][0]]:
-            return f"{card} does not match the rank of the attack cards (R22)."
-        receiver = self._defender_for(seat)
-        if receiver == seat:
-            return "Nobody is left to pass the attack to: beat the cards or take them (R22, R20)."
-        attack_cards = len(table) + (1 if kind == "transfer" else 0)
-        if kind == "transfer" and attack_cards > self.attack_limit:
-            return f"A transfer would make {attack_cards} attack cards, more than this bout allows (R23, R12)."
-        if len(self.hands[receiver]) < attack_cards:
-            return (
-                f"Seat {receiver} holds only {len(self.hands[receiver])} cards, fewer than the "
-                f"{attack_cards} attack cards a transfer would give him (R23)."
-            )
-        if kind == "show":
-            if SUIT[card] != self.trump:
-                return f"Only a trump can be shown to transfer (T5); {card} is not a trump."
-            if card in self.shown:
-                return f"{card} has already been shown in this bout."
-        return None
 
     def _swappable_six(self, seat: int) -> str | None:
         if not self.rules.trump_six_swap or self.stock_touched or not self.stock:
@@ -473,15 +261,6 @@ class Game:
         six = "6" + self.trump
         if six in self.hands[seat] and self.stock[-1] != six:
             return six
-        return None
-
-    def _swap_refusal(self, seat: int, card: str) -> str | None:
-        if not self.rules.trump_six_swap:
-            return "The trump six swap is not played at this table (T6)."
-        if card != "6" + self.trump:
-            return f"Only the trump six can be swapped for the face-up trump (T6), not {card}."
-        if self.stock_touched or not self.stock:
-            return "The stock has been touched: it is too late to swap the trump six (T6)."
         return None
 
     # -------------------------------------------------------- action effects
@@ -661,16 +440,7 @@ class Game:
         else:
             self.durak = holders[0] if len(holders) == 1 else None
             self.losers = self.team(holders[0]) if self.rules.partners else list(holders)
-        events.append(
-            {
-                "type": "game_over",
-                "places": {str(s): p for s, p in sorted(self.out.items())},
-                "durak": self.durak,
-                "losers": list(self.losers),
-                "draw": not holders,
-                "visible_to": PUBLIC,
-            }
-        )
+        events.append({"type": "game_over", **self.result(), "visible_to": PUBLIC})
 
     # ----------------------------------------------------------- seating
 
@@ -700,147 +470,18 @@ class Game:
                 return s
         return attacker
 
-    # ---------------------------------------------------------------- views
+    # ------------------------------------------------ views, copies, JSON
 
-    def view(self, seat: int | None) -> dict:
-        """Everything `seat` may know and nothing else; None is a spectator."""
-        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.n):
-            raise ValueError(f"There is no seat {seat!r} at this table.")
-        to_move = self.to_move()
-        seats = []
-        for s in range(self.n):
-            hand = self.hands[s]
-            seats.append(
-                {
-                    "seat": s,
-                    "cards": len(hand),
-                    "known": sort_hand([c for c in self.known[s] if c in hand], self.trump),
-                    "team": self.rules.team_of(s),
-                    "place": self.out.get(s),
-                    "in_game": s not in self.out,
-                    "passed": s in self.passed,
-                    "to_move": s in to_move,
-                }
-            )
-        return {
-            "seat": seat,
-            "rules": self.rules.to_dict(),
-            "trump": self.trump,
-            "trump_card": self.trump_card,
-            "trump_card_in_stock": bool(self.stock) and self.stock[-1] == self.trump_card,
-            "stock_size": len(self.stock),
-            "discard_size": len(self.discard_pile),
-            "hand": sort_hand(self.hands[seat], self.trump) if seat is not None else None,
-            "seats": seats,
-            "table": [[a, d] for a, d in self.pairs],
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "taking": self.taking,
-            "first_bout": self.first_bout,
-            "attack_limit": self.attack_limit,
-            "to_move": to_move,
-            "legal_actions": [str(a) for a in self.legal_actions(seat)] if seat is not None else [],
-            "lowest_trump": (
-                {"seat": self.lowest_trump[0], "card": self.lowest_trump[1]} if self.lowest_trump else None
-            ),
-            "places": {str(s): p for s, p in sorted(self.out.items())},
-            "is_over": self.over,
-            "durak": self.durak,
-            "losers": list(self.losers),
-        }
-
-    # ------------------------------------------------------ copy and JSON
-
-    def copy(self) -> "Game":
-        other = Game.__new__(Game)
-        other.rules = self.rules
-        other.n = self.n
-        other._teams = self._teams
-        other.trump = self.trump
-        other.trump_card = self.trump_card
-        other.dealer = self.dealer
-        other.hands = [h[:] for h in self.hands]
-        other.stock = self.stock[:]
-        other.discard_pile = self.discard_pile[:]
-        other.pairs = [p[:] for p in self.pairs]
-        other.attacker = self.attacker
-        other.defender = self.defender
-        other.taking = self.taking
-        other.passed = set(self.passed)
-        other.first_bout = self.first_bout
-        other.out = dict(self.out)
-        other.left_before_bout = self.left_before_bout
-        other.known = [set(k) for k in self.known]
-        other.shown = set(self.shown)
-        other.transferrers = set(self.transferrers)
-        other.stock_touched = self.stock_touched
-        other.over = self.over
-        other.durak = self.durak
-        other.losers = self.losers[:]
-        other.lowest_trump = self.lowest_trump
-        return other
-
+    view = views.view
+    copy = serialization.copy
     __copy__ = copy
 
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def _state(self) -> dict:
-        return {
-            "rules": self.rules.to_dict(),
-            "dealer": self.dealer,
-            "trump": self.trump,
-            "trump_card": self.trump_card,
-            "hands": [list(h) for h in self.hands],
-            "stock": list(self.stock),
-            "discard": list(self.discard_pile),
-            "table": [list(p) for p in self.pairs],
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "taking": self.taking,
-            "passed": sorted(self.passed),
-            "first_bout": self.first_bout,
-            "places": sorted([s, p] for s, p in self.out.items()),
-            "left_before_bout": self.left_before_bout,
-            "known": [sorted(k) for k in self.known],
-            "shown": sorted(self.shown),
-            "transferrers": sorted(self.transferrers),
-            "stock_touched": self.stock_touched,
-            "over": self.over,
-            "durak": self.durak,
-            "losers": list(self.losers),
-            "lowest_trump": list(self.lowest_trump) if self.lowest_trump else None,
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self._state(), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str) -> "Game":
-        data = json.loads(text)
-        game = cls._blank(Rules.from_dict(data["rules"]), data["dealer"])
-        game.trump = data["trump"]
-        game.trump_card = data["trump_card"]
-        game.hands = [list(h) for h in data["hands"]]
-        game.stock = list(data["stock"])
-        game.discard_pile = list(data["discard"])
-        game.pairs = [list(p) for p in data["table"]]
-        game.attacker = data["attacker"]
-        game.defender = data["defender"]
-        game.taking = data["taking"]
-        game.passed = set(data["passed"])
-        game.first_bout = data["first_bout"]
-        game.out = dict(data["places"])
-        game.left_before_bout = data["left_before_bout"]
-        game.known = [set(k) for k in data["known"]]
-        game.shown = set(data["shown"])
-        game.transferrers = set(data["transferrers"])
-        game.stock_touched = data["stock_touched"]
-        game.over = data["over"]
-        game.durak = data["durak"]
-        game.losers = list(data["losers"])
-        game.lowest_trump = tuple(data["lowest_trump"]) if data["lowest_trump"] else None
-        return game
+    _state = serialization.state
+    to_json = serialization.to_json
+    from_json = classmethod(serialization.from_json)
 
     def __eq__(self, other):
         if not isinstance(other, Game):

@@ -10,31 +10,16 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.scope import language_of
 from games.services.notify import LOBBY_GROUP
 
-from .views import render_tables
-
-
-def scope_language(scope) -> str:
-    """The language the browser's pages use: the language cookie, else Accept-Language."""
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    for name, value in scope.get("headers", []):
-        if name == b"accept-language":
-            candidates += [code for code, _ in parse_accept_lang_header(value.decode("latin-1"))]
-    for code in candidates:
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+from .rendering import render_tables
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
-        self.language = scope_language(self.scope)
+        self.language = language_of(self.scope)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.send_tables()

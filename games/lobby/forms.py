@@ -2,8 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-
-from .display import bot_level_choices, reason_text
+from games.display import bot_choices, rule_error_text
 
 VARIANT_CHOICES = [("podkidnoy", _("Podkidnoy")), ("perevodnoy", _("Perevodnoy"))]
 PLAYER_CHOICES = [(n, str(n)) for n in range(2, 7)]
@@ -61,7 +60,7 @@ class NewTableForm(forms.Form):
 
     def __init__(self, *args, can_rate: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["bot_level"].choices = [("", _("no bots"))] + bot_level_choices()
+        self.fields["bot_level"].choices = [("", _("no bots"))] + bot_choices()
         if not can_rate:  # the service refuses a guest's rated table; say so up front
             self.fields["rated"].help_text = _("Guests cannot play rated games: sign up first.")
         self.rules = None
@@ -82,7 +81,7 @@ class NewTableForm(forms.Form):
                 trump_six_swap=data["trump_six_swap"],
             )
         except ValueError as error:
-            raise forms.ValidationError(reason_text(str(error))) from None
+            raise forms.ValidationError(rule_error_text(str(error))) from None
         return data
 
     RULE_FIELDS = (

@@ -10,66 +10,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors
+from games.errors import Refusal
 from games.models import Table
 from games.services import play, tables
 
-from .display import bot_name, reason_text, rules_summary, timer_text, variant_name
 from .forms import NewTableForm
-
-TABLES_PARTIAL = "games/lobby/partials/tables.html"
-
+from .rendering import lobby_context
 
 # ------------------------------------------------------------------- the lobby
-
-
-def _table_row(table: Table, user) -> dict:
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    seats = []
-    for seat in table.seats.all():
-        seats.append(
-            {
-                "number": seat.number,
-                "name": selectors.display_name(seat.user) if seat.user_id else "",
-                "bot": bot_name(seat.bot_level) if seat.bot_level and not seat.user_id else "",
-                "is_me": user_id is not None and seat.user_id == user_id,
-                "free": seat.is_empty,
-            }
-        )
-    seated = any(s["is_me"] for s in seats)
-    return {
-        "table": table,
-        "variant": variant_name(table.variant),
-        "summary": rules_summary(table.rules),
-        "timer": timer_text(table.turn_seconds),
-        "bots": bot_name(table.bot_level) if table.bot_level else "",
-        "seats": seats,
-        "seated": seated,
-        "can_join": user_id is not None
-        and not seated
-        and table.status == Table.Status.WAITING
-        and any(s["free"] for s in seats),
-    }
-
-
-def lobby_context(user) -> dict:
-    """What the tables fragment shows `user` (the page and the live updates alike)."""
-    return {
-        "rows": [_table_row(t, user) for t in selectors.lobby_tables()],
-        "my_rows": [_table_row(t, user) for t in selectors.tables_of(user)],
-        "user": user,
-    }
-
-
-def render_tables(user, csrf_token: str | None, oob: bool = False) -> str:
-    """The tables fragment; `oob` marks it for an htmx out-of-band swap (websocket)."""
-    context = {**lobby_context(user), "oob": oob, "csrf_token": csrf_token or ""}
-    return render_to_string(TABLES_PARTIAL, context)
 
 
 def home(request):
@@ -94,8 +47,8 @@ def table_new(request):
                 rated=data["rated"],
                 bot_level=data["bot_level"],
             )
-        except tables.TableRefused as refusal:
-            form.add_error(None, reason_text(refusal.reason))
+        except Refusal as refusal:
+            form.add_error(None, str(refusal))
         else:
             return redirect("games:table", table_id=table.pk)
     return render(request, "games/lobby/new_table.html", {"form": form, "can_rate": can_rate})
@@ -145,8 +98,8 @@ def _seat_number(request, field: str = "seat"):
 def table_join(request, table_id: int):
     try:
         tables.do_join_table(table_id=table_id, user=request.user, seat_number=_seat_number(request))
-    except tables.TableRefused as refusal:
-        messages.error(request, reason_text(refusal.reason))
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
     return _back_to_table(table_id)
 
 
@@ -154,8 +107,8 @@ def table_join(request, table_id: int):
 def table_leave(request, table_id: int):
     try:
         tables.do_leave_table(table_id=table_id, user=request.user)
-    except tables.TableRefused as refusal:
-        messages.error(request, reason_text(refusal.reason))
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
         return _back_to_table(table_id)
     return redirect("games:home")
 
@@ -164,8 +117,8 @@ def table_leave(request, table_id: int):
 def table_start(request, table_id: int):
     try:
         tables.do_start_game(table_id=table_id, user=request.user)
-    except tables.TableRefused as refusal:
-        messages.error(request, reason_text(refusal.reason))
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
     return _back_to_table(table_id)
 
 
@@ -178,8 +131,8 @@ def table_bot(request, table_id: int):
         return _back_to_table(table_id)
     try:
         tables.do_set_bot(table_id=table_id, user=request.user, seat_number=seat, level=level)
-    except tables.TableRefused as refusal:
-        messages.error(request, reason_text(refusal.reason))
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
     return _back_to_table(table_id)
 
 
@@ -191,8 +144,8 @@ def table_resign(request, table_id: int):
         return _back_to_table(table_id)
     try:
         play.do_resign(game_id=game_id, user=request.user)
-    except play.MoveRefused as refusal:
-        messages.error(request, reason_text(refusal.reason))
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
     else:
         messages.info(request, _("You resigned: a bot plays your cards to the end, and you take last place."))
     return _back_to_table(table_id)

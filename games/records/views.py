@@ -5,12 +5,10 @@ seed); after the end every hand is open at every step.
 """
 
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext as _
 
-from games import engine, selectors
-from games.lobby.display import action_text, bot_name, card, rules_summary, timer_text, variant_name
+from games import engine, positions, selectors
+from games.display import action_text, bot_name, card, outcome, rules_summary, suit, timer_text, variant_name
 from games.models import Game
-from games.services import positions, records
 
 POSITION_PARTIAL = "games/records/partials/position.html"
 
@@ -27,19 +25,10 @@ def _seat_names(game: Game) -> dict[int, dict]:
 
 
 def _result_rows(game: Game, names: dict) -> list[dict]:
-    result = game.result or {}
     rows = []
     for number, info in sorted(names.items()):
-        seat = info["seat"]
-        if result.get("draw"):
-            outcome, css = _("draw"), "draw"
-        elif result.get("durak") == number:
-            outcome, css = _("durak"), "durak"
-        elif seat.is_loser:
-            outcome, css = _("losing side"), "lost"
-        else:
-            outcome, css = _("won"), "won"
-        rows.append({**info, "number": number, "outcome": outcome, "outcome_class": css})
+        css, words = outcome(game.result, number, info["seat"].is_loser)
+        rows.append({**info, "number": number, "outcome": words, "outcome_class": css})
     return rows
 
 
@@ -52,7 +41,7 @@ def _position_context(game: Game, step: int, names: dict, moves: list) -> dict:
             {
                 "number": s,
                 "name": names.get(s, {}).get("name", ""),
-                "hand": [card(c) for c in engine.sort_hand(position.hand(s), position.trump)],
+                "hand": [card(c, position.trump) for c in engine.sort_hand(position.hand(s), position.trump)],
                 "place": position.places.get(s),
                 "attacker": s == position.attacker and not position.is_over,
                 "defender": s == position.defender and not position.is_over,
@@ -80,10 +69,9 @@ def _position_context(game: Game, step: int, names: dict, moves: list) -> dict:
         "next_step": step + 1 if step < len(moves) else None,
         "move": move,
         "seats": seats,
-        "table_pairs": [(card(a), card(d)) for a, d in view["table"]],
-        "trump_card": card(view["trump_card"]),
-        "trump_symbol": card("A" + view["trump"])["suit"],
-        "trump_red": card("A" + view["trump"])["red"],
+        "table_pairs": [(card(a, view["trump"]), card(d, view["trump"])) for a, d in view["table"]],
+        "trump_card": card(view["trump_card"], view["trump"]),
+        "trump": suit(view["trump"]),
         "trump_card_in_stock": view["trump_card_in_stock"],
         "stock_size": view["stock_size"],
         "discard_size": view["discard_size"],
@@ -137,5 +125,5 @@ def game_record(request, game_id: int):
 
 def game_verify(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
-    result = records.verify_game(game) if game.is_over else None
+    result = positions.verify_game(game) if game.is_over else None
     return render(request, "games/records/verify.html", {"game": game, "result": result})

@@ -2,30 +2,45 @@
 
 Called only from `transaction.on_commit`, so nobody hears of a move that was
 rolled back. A message is a nudge: receivers re-derive what they show or do.
+
+How a message reaches the channel layer can be taken over by the process that
+runs the site (`set_group_sender`): the embedded mode hands sends made in its
+worker threads to the server's event loop.
 """
 
 import logging
 
 from asgiref.sync import async_to_sync
+from celery import current_app
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+ADVANCE_GAME_TASK = "games.tasks.advance_game"
+
+# sender(layer, group, message) -> True when it sent the message itself.
+_group_sender = None
+
+
+def set_group_sender(sender) -> None:
+    """Let `sender(layer, group, message)` send first; it returns False to leave the send to us."""
+    global _group_sender
+    _group_sender = sender
 
 
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def _send(group: str, message: dict) -> None:
+def send_to_group(group: str, message: dict) -> None:
+    """Send `message` to a channel layer group; a failure is logged, never raised."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        from durak_site import embedded
-
-        if not embedded.send_on_site_loop(layer, group, message):
+        sender = _group_sender
+        if sender is None or not sender(layer, group, message):
             async_to_sync(layer.group_send)(group, message)
     except Exception:  # a dropped notification must never undo a committed move
         log.exception("could not notify %s", group)
@@ -37,32 +52,23 @@ def table_changed(table_id: int, events: list | None = None, lobby: bool = True,
         from games.selectors import table_snapshot
 
         snapshot = table_snapshot(table_id)
-    _send(table_group(table_id), {"type": "table.changed", "snapshot": snapshot, "events": events or []})
+    send_to_group(table_group(table_id), {"type": "table.changed", "snapshot": snapshot, "events": events or []})
     if lobby:
-        _send(LOBBY_GROUP, {"type": "lobby.changed"})
+        send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
-def game_changed(game_id: int, events: list, table_id: int | None = None, lobby: bool | None = None) -> None:
-    """A game moved: tell its table; the lobby hears only of a game's end (or when asked)."""
-    if table_id is None:
-        from games.models import Game
-
-        table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
-        if table_id is None:
-            return
-    if lobby is None:
-        lobby = any(e.get("type") == "game_over" for e in events)
-    table_changed(table_id, events, lobby=lobby)
+def chat_posted(table_id: int, message: dict) -> None:
+    """A chat message (`selectors.chat_message_data`) for the table's sockets."""
+    send_to_group(table_group(table_id), {"type": "table.chat", "message": message})
 
 
 def nudge_game(game_id: int, variant: str, delay: float) -> None:
     """Ask a worker on the variant's queue to advance the game after `delay` seconds.
 
-    Only a nudge: the beat sweep (sweep_due_games) finds due games anyway.
+    Only a nudge: the beat sweep (sweep_due_games) finds due games anyway. Sent
+    by name, so this module needs no import of the tasks (which call the services).
     """
-    from games.tasks import advance_game
-
     try:
-        advance_game.apply_async(args=[game_id], countdown=delay, queue=variant)
+        current_app.send_task(ADVANCE_GAME_TASK, args=[game_id], countdown=delay, queue=variant)
     except Exception:  # the beat sweep picks the game up if the broker is away
         log.exception("could not nudge game %s", game_id)

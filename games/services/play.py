@@ -9,10 +9,11 @@ bots have no side door.
 
 After every change `_save` stores the position cache, the next turn deadline
 and the next bot move time (`bot_due_at`), and, once the transaction commits,
-tells the table (notify.table_changed) and nudges a worker (notify.nudge_game).
-The workers' task, `do_advance_game`, reads everything it does from the
-database, so a repeated nudge changes nothing and a lost one is picked up by
-the beat sweep (`due_game_ids`).
+tells the table (notify.table_changed), nudges a worker (notify.nudge_game)
+and, when the game is over, sends `games.signals.game_finished`. The workers'
+task, `do_advance_game`, reads everything it does from the database, so a
+repeated nudge changes nothing and a lost one is picked up by the beat sweep
+(`selectors.due_game_ids`).
 """
 
 import random
@@ -22,26 +23,20 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
-from django.db.models import Q
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from games import bots, engine, selectors
+from games import bots, engine, positions, selectors, signals
+from games.errors import MoveRefused, from_engine
 from games.models import Game, GameSeat, Move, Table
+from games.positions import position_of
 
-from . import notify, positions
+from . import notify
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
 AUTOPILOT_BOT_LEVEL = "heuristic"
 BOT_PAUSE_SECONDS = (0.7, 1.6)  # a bot thinks about as long as a quick human (settings.BOT_PAUSE_SECONDS)
-
-
-class MoveRefused(Exception):
-    """A move the server will not make; `reason` is shown to the player."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -57,17 +52,17 @@ def do_player_move(*, game_id: int, user, action: str, expected_seat: int | None
     His own move resets his count of timeouts in a row.
     """
     if user is None or not user.is_authenticated:
-        raise MoveRefused("Sign in to play.")
+        raise MoveRefused(_("Sign in to play."))
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = _seats(game)
         seat = next((s for s in seats.values() if s.user_id == user.pk), None)
         if seat is None:
-            raise MoveRefused("You are not playing in this game.")
+            raise MoveRefused(_("You are not playing in this game."))
         if expected_seat is not None and expected_seat != seat.number:
-            raise MoveRefused("That seat is not yours.")
+            raise MoveRefused(_("That seat is not yours."))
         if seat.autopilot:
-            raise MoveRefused("Your seat is on autopilot after repeated timeouts.")
+            raise MoveRefused(_("Your seat is on autopilot after repeated timeouts."))
         now = timezone.now()
         position = position_of(game)
         number = game.move_count
@@ -86,7 +81,7 @@ def do_resign(*, game_id: int, user) -> None:
         seats = _seats(game)
         seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
         if seat is None:
-            raise MoveRefused("You are not playing in this game.")
+            raise MoveRefused(_("You are not playing in this game."))
         if seat.autopilot:
             return
         seat.autopilot = True
@@ -138,17 +133,6 @@ def do_advance_game(*, game_id: int, now=None) -> int:
         return made
 
 
-def due_game_ids(now=None) -> list[int]:
-    """Games with an expired timer or a bot whose pause is over (for the beat sweep)."""
-    now = now or timezone.now()
-    return list(
-        Game.objects.filter(status=Game.Status.PLAYING)
-        .filter(Q(deadline__lte=now) | Q(bot_due_at__lte=now))
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-
-
 def schedule_new_game(game: Game, position: engine.Game, now=None) -> None:
     """Right after a deal: set the first deadline / bot time and nudge a worker on commit."""
     _save(game, position, _seats(game), now or timezone.now(), [], cache=False, notify_table=False)
@@ -158,132 +142,172 @@ def schedule_new_game(game: Game, position: engine.Game, now=None) -> None:
 
 
 class _Prepared:
-    """A query of the move path, compiled by the ORM once per database and thread, then re-run.
+    """A read of the move path: one SQL statement built once per database and thread from
+    the models' `_meta`, then re-run with the looked-up value as its only parameter.
 
-    Every move runs the same two reads; building their SQL (select_related
-    joins, FOR UPDATE) costs more than running them. This keeps the SQL the
-    ORM generated for the database in use, with the looked-up id as its only
-    parameter, and turns rows into model instances the way
-    `QuerySet.__iter__` does (converters, `from_db`, select_related objects).
-    Kept per thread, like Django's connections.
+    Every move runs the same two reads, and building their SQL through a QuerySet
+    (joins, FOR UPDATE) costs more than running them. The statement is the one
+    `select_related` would send: the model's columns, then those of each row in
+    `joins` (INNER JOIN for a required foreign key, else LEFT), and, with `lock`,
+    the database's FOR UPDATE OF the model's row (where it has FOR UPDATE: SQLite
+    has none, and the settings open its transactions with BEGIN IMMEDIATE). Rows
+    become instances as a QuerySet makes them: values through the database's and
+    the field's converters (those `Manager.raw()` applies too), `Model.from_db`,
+    related instances set on their foreign keys, so reading them runs no query.
+    Kept per thread, like Django's connections (a converter belongs to one).
+    No ORM internals (compiler, populators): the models' `_meta`, the connection's
+    `ops` and `features`, and `Model.from_db`, all public and stable.
     """
 
-    PLACEHOLDER = -918273645  # stands for the id while compiling (never a real pk)
-
-    def __init__(self, build):
-        self.build = build  # build(id) -> QuerySet
+    def __init__(self, model, where: str, *, joins: tuple[str, ...] = (), order_by: str = "", lock: bool = False):
+        self.model = model
+        self.where = where  # the field compared with the looked-up value ("pk" or a field name)
+        self.joins = joins  # foreign keys loaded along, parents first: ("table", "table__host")
+        self.order_by = order_by
+        self.lock = lock
         self.local = threading.local()
 
-    def _compile(self, alias: str):
-        from django.db.models.query import get_related_populators
-
-        compiler = self.build(self.PLACEHOLDER).query.get_compiler(using=alias)
-        sql, params = compiler.as_sql()
-        params = list(params)
-        where = [i for i, p in enumerate(params) if p == self.PLACEHOLDER]
-        if len(where) != 1:
-            return None
-        select, klass_info = compiler.select, compiler.klass_info
-        converters = list(compiler.get_converters([s[0] for s in select[0 : compiler.col_count]]).items())
-        fields = klass_info["select_fields"]
-        start, end = fields[0], fields[-1] + 1
-        init_list = [f[0].target.attname for f in select[start:end]]
-        populators = get_related_populators(klass_info, select, alias)
-        return sql, params, where[0], converters, klass_info["model"], init_list, start, end, populators
-
-    def fetch(self, value, alias: str = "default") -> list:
-        plans = getattr(self.local, "plans", None)
-        if plans is None:
-            plans = self.local.plans = {}
-        if alias not in plans:
-            plans[alias] = self._compile(alias)
-        plan = plans[alias]
-        if plan is None:  # a shape this does not handle: plain ORM
-            return list(self.build(value))
-        sql, params, where, converters, model, init_list, start, end, populators = plan
-        params = params[:]
-        params[where] = value
-        connection = connections[alias]
+    def fetch(self, value, using: str = "default") -> list:
+        connection = connections[using]
+        plan = self._plan(connection)
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(plan["sql"], (value,))
             rows = cursor.fetchall()
-        objects = []
+        converters, parts = plan["converters"], plan["parts"]
+        found = []
         for row in rows:
             if converters:
                 row = list(row)
-                for pos, (functions, expression) in converters:
-                    cell = row[pos]
+                for position, functions, expression in converters:
+                    cell = row[position]
                     for convert in functions:
                         cell = convert(cell, expression, connection)
-                    row[pos] = cell
-            obj = model.from_db(alias, init_list, row[start:end])
-            for populator in populators:
-                populator.populate(row, obj)
-            objects.append(obj)
-        return objects
+                    row[position] = cell
+            instances = []
+            for model, names, start, end, key, parent, foreign_key in parts:
+                if parent is None:
+                    instance = model.from_db(using, names, row[start:end])
+                else:
+                    instance = None if row[key] is None else model.from_db(using, names, row[start:end])
+                    owner = instances[parent]
+                    if owner is not None:
+                        setattr(owner, foreign_key.name, instance)
+                instances.append(instance)
+            found.append(instances[0])
+        return found
+
+    def _plan(self, connection) -> dict:
+        plans = self.local.__dict__.setdefault("plans", {})
+        plan = plans.get(connection.alias)
+        if plan is None or plan["connection"] is not connection:
+            plan = plans[connection.alias] = self._build(connection)
+        return plan
+
+    def _build(self, connection) -> dict:
+        quote = connection.ops.quote_name
+        # One entry per table: (model, SQL alias, index of the row it hangs from, foreign key, LEFT JOIN).
+        tables = [(self.model, quote("t0"), None, None, False)]
+        index_of = {"": 0}
+        for path in self.joins:
+            parent_path, _sep, name = path.rpartition("__")
+            parent = index_of[parent_path]
+            parent_model, _alias, _parent, _key, parent_left = tables[parent]
+            foreign_key = parent_model._meta.get_field(name)
+            index_of[path] = len(tables)
+            left = parent_left or foreign_key.null  # below a LEFT JOIN every join is LEFT
+            tables.append((foreign_key.related_model, quote(f"t{len(tables)}"), parent, foreign_key, left))
+        columns, converters, parts, joins = [], [], [], []
+        for model, alias, parent, foreign_key, left in tables:
+            fields = model._meta.concrete_fields
+            start = len(columns)
+            for model_field in fields:
+                expression = model_field.get_col(model._meta.db_table)
+                functions = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
+                if functions:
+                    converters.append((len(columns), functions, expression))
+                columns.append(f"{alias}.{quote(model_field.column)}")
+            key = start + fields.index(model._meta.pk)  # NULL when a LEFT JOIN found no row
+            parts.append((model, [f.attname for f in fields], start, len(columns), key, parent, foreign_key))
+            if foreign_key is not None:
+                target = foreign_key.target_field.column
+                joins.append(
+                    f" {'LEFT OUTER' if left else 'INNER'} JOIN {quote(model._meta.db_table)} {alias}"
+                    f" ON {tables[parent][1]}.{quote(foreign_key.column)} = {alias}.{quote(target)}"
+                )
+        root = tables[0][1]
+        meta = self.model._meta
+        where = meta.pk if self.where == "pk" else meta.get_field(self.where)
+        sql = f"SELECT {', '.join(columns)} FROM {quote(meta.db_table)} {root}{''.join(joins)}"
+        sql += f" WHERE {root}.{quote(where.column)} = %s"
+        if self.order_by:
+            sql += f" ORDER BY {root}.{quote(meta.get_field(self.order_by).column)}"
+        if self.lock and connection.features.has_select_for_update:
+            of = (root,) if connection.features.has_select_for_update_of else ()
+            sql += " " + connection.ops.for_update_sql(of=of)
+        return {"connection": connection, "sql": sql, "converters": converters, "parts": parts}
 
 
 # The game row locked until the transaction ends, its table and host along (unlocked,
-# for the snapshot sent after the move); the game's seats with their users.
-_LOCKED_GAME = _Prepared(
-    lambda pk: Game.objects.select_for_update(of=("self",)).select_related("table__host").filter(pk=pk)
-)
-_GAME_SEATS = _Prepared(lambda pk: GameSeat.objects.filter(game_id=pk).select_related("user"))
+# for the snapshot sent after the move); the game's seats with their users, in seat order.
+_LOCKED_GAME = _Prepared(Game, "pk", joins=("table", "table__host"), lock=True)
+_GAME_SEATS = _Prepared(GameSeat, "game", joins=("user",), order_by="number")
 
 
 def _locked_game(game_id: int, must_be_playing: bool = True) -> Game:
     """The game row, locked until the transaction ends (its table and host come along
-    unlocked, for the snapshot sent after the move)."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
-        try:
-            game_id = int(game_id)
-        except (ValueError, TypeError):
-            raise MoveRefused("There is no such game.") from None
-    if not 0 < game_id < 2**63:
-        raise MoveRefused("There is no such game.")
+    unlocked, for the snapshot sent after the move). An id may come as digits (a URL,
+    a socket frame); anything else that is not a whole number (True, 2.5) is no game."""
+    if isinstance(game_id, str) and game_id.strip().isdecimal():
+        game_id = int(game_id)
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**63:
+        raise MoveRefused(_("There is no such game."))
     if connection.get_autocommit():
         raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
     found = _LOCKED_GAME.fetch(game_id)
     if len(found) != 1:
-        raise MoveRefused("There is no such game.")
+        raise MoveRefused(_("There is no such game."))
     game = found[0]
     if must_be_playing and game.is_over:
-        raise MoveRefused("The game is over.")
+        raise MoveRefused(_("The game is over."))
     return game
-
-
-def position_of(game: Game) -> engine.Game:
-    """The current position, ours to play on (`positions.position_of`): a copy of the
-    process's parsed one (`selectors.cached_position`, keyed by the state text just
-    read under the lock), so a move does not parse the state the last one wrote."""
-    if game.state_json:
-        return selectors.cached_position(game.state_json).copy()
-    return positions.position_of(game)
 
 
 def _seats(game: Game) -> dict[int, GameSeat]:
     return {s.number: s for s in _GAME_SEATS.fetch(game.pk)}
 
 
+_STATEMENTS: dict[tuple, tuple[str, list]] = {}  # (vendor, model, kind, field names) -> (SQL, fields)
+
+
+def _statement(model, kind: str, names: tuple[str, ...]) -> tuple[str, list]:
+    """The INSERT of `names` or the UPDATE of `names` by primary key, built once from `_meta`."""
+    key = (connection.vendor, model, kind, names)
+    found = _STATEMENTS.get(key)
+    if found is None:
+        fields = [model._meta.get_field(name) for name in names]
+        quote = connection.ops.quote_name
+        table = quote(model._meta.db_table)
+        if kind == "insert":
+            columns, values = ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
+            sql = f"INSERT INTO {table} ({columns}) VALUES ({values})"
+        else:
+            assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+            sql = f"UPDATE {table} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
+        found = _STATEMENTS[key] = (sql, fields)
+    return found
+
+
 def _insert_move(game_id: int, number: int, seat: int, action: str, source: str) -> None:
     """`Move.objects.create(...)` as one plain INSERT (no model instance: nothing reads it)."""
-    fields = [Move._meta.get_field(name) for name in ("game", "number", "seat", "action", "source", "created_at")]
+    sql, fields = _statement(Move, "insert", ("game", "number", "seat", "action", "source", "created_at"))
     values = (game_id, number, seat, action, source, timezone.now())  # created_at: auto_now_add
-    quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(Move._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
-    )
     with connection.cursor() as cursor:
         cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, values)])
 
 
 def _update_game(game: Game, names: list[str]) -> None:
     """`game.save(update_fields=names)` as one plain UPDATE of the locked row."""
-    fields = [Game._meta.get_field(name) for name in names]
-    quote = connection.ops.quote_name
-    sql = "UPDATE {} SET {} WHERE {} = %s".format(
-        quote(Game._meta.db_table), ", ".join(f"{quote(f.column)} = %s" for f in fields), quote(Game._meta.pk.column)
-    )
+    sql, fields = _statement(Game, "update", tuple(names))
     params = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, params + [game.pk])
@@ -294,14 +318,14 @@ def _update_game(game: Game, names: list[str]) -> None:
 def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action, source: str, now) -> list:
     """The one path of every move: the engine judges it, the log records it.
 
-    Raises MoveRefused with the engine's reason, changing nothing. The caller
+    Raises MoveRefused (the engine's refusal, translated), changing nothing. The caller
     saves the game with `_save` once its moves are made.
     """
     try:
         action = engine.parse_action(action)
         events = position.act(seat.number, action)
     except engine.IllegalAction as refusal:
-        raise MoveRefused(refusal.reason) from None
+        raise from_engine(refusal) from None
     _insert_move(game.pk, game.move_count, seat.number, str(action), source)
     game.move_count += 1
     if position.is_over:
@@ -320,11 +344,18 @@ def _save(
         fields += ["move_count", "state_json"]
         # Once committed, the next move and every seat's rendering of this snapshot
         # find the position parsed (it is not changed after this point).
-        transaction.on_commit(lambda: selectors.remember_position(state_json, position))
+        transaction.on_commit(lambda: positions.remember(state_json, position))
     if game.is_over:
         fields += ["status", "result", "finished_at"]
     _update_game(game, fields)
     game_id, table_id, variant = game.pk, game.table_id, game.variant
+    if game.is_over:
+        rated = game.rated
+        transaction.on_commit(
+            lambda: signals.game_finished.send_robust(
+                sender=Game, game_id=game_id, table_id=table_id, variant=variant, rated=rated
+            )
+        )
     if notify_table:
         game_over = game.is_over
         seat_rows = [seats[n] for n in sorted(seats)]
@@ -408,12 +439,7 @@ def _finish(game: Game, position: engine.Game, seats: dict, now) -> None:
     """R19-R21 into the records ratings and standings read; abandoning is last place."""
     game.status = Game.Status.FINISHED
     game.finished_at = now
-    game.result = {
-        "places": {str(s): p for s, p in sorted(position.places.items())},
-        "durak": position.durak,
-        "losers": list(position.losers),
-        "draw": not position.losers,
-    }
+    game.result = position.result()
     last_place = game.rules["players"]
     for seat in seats.values():
         seat.place = position.places.get(seat.number)

@@ -4,19 +4,18 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games import bots, engine
+from games.errors import TableRefused
 from games.models import Game, GameSeat, Table, TableSeat
+from games.positions import deal, seed_hash
 
 from . import notify
-from .play import MoveRefused, schedule_new_game
-from .positions import deal, seed_hash
+from .play import schedule_new_game
 
 TURN_TIMER_CHOICES = (None, 15, 30, 60)  # T7
-
-
-class TableRefused(MoveRefused):
-    """A table operation the server will not do; `reason` is shown to the user."""
 
 
 def is_guest(user) -> bool:
@@ -39,24 +38,30 @@ def do_create_table(
     """Open a table. The host sits at seat 0; code (a tournament round) may seat
     given users (`seat_users`, one per seat or None) and bots, and start at once."""
     if turn_seconds not in TURN_TIMER_CHOICES:
-        raise TableRefused("The turn timer is none, 15, 30 or 60 seconds.")
+        raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
     if bot_level and not _known_level(bot_level):
-        raise TableRefused(f"Unknown bot level {bot_level!r}.")
+        raise TableRefused(_("There is no bot level “%(level)s”."), level=bot_level)
     for level in (bot_seats or {}).values():
         if not _known_level(level):
-            raise TableRefused(f"Unknown bot level {level!r}.")
+            raise TableRefused(_("There is no bot level “%(level)s”."), level=level)
     if rated and (bot_level or bot_seats):
-        raise TableRefused("Rated tables are for people only: no bots.")
+        raise TableRefused(_("Rated tables are for people only: no bots."))
     if rated and host is not None and is_guest(host):
-        raise TableRefused("Rated play needs an account: sign up first.")
+        raise TableRefused(_("Rated play needs an account: sign up first."))
     users = list(seat_users or [])
     if len(users) > rules.players:
-        raise TableRefused(f"The table has {rules.players} seats, not {len(users)}.")
+        raise TableRefused(
+            ngettext_lazy(
+                "The table has %(seats)s seat, not %(users)s.", "The table has %(seats)s seats, not %(users)s.", "seats"
+            ),
+            seats=rules.players,
+            users=len(users),
+        )
     people = [u.pk for u in users if u is not None]
     if len(people) != len(set(people)):
-        raise TableRefused("A player takes one seat only.")
+        raise TableRefused(_("A player takes one seat only."))
     if rated and any(is_guest(u) for u in users if u is not None):
-        raise TableRefused("Rated play needs an account: sign up first.")
+        raise TableRefused(_("Rated play needs an account: sign up first."))
     with transaction.atomic():
         table = Table.objects.create(
             host=host,
@@ -85,17 +90,17 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None) -> Tab
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.Status.WAITING:
-            raise TableRefused("The game at this table has already started.")
+            raise TableRefused(_("The game at this table has already started."))
         if table.rated and is_guest(user):
-            raise TableRefused("Rated play needs an account: sign up first.")
+            raise TableRefused(_("Rated play needs an account: sign up first."))
         if table.seats.filter(user=user).exists():
-            raise TableRefused("You already sit at this table.")
+            raise TableRefused(_("You already sit at this table."))
         free = table.seats.filter(user__isnull=True, bot_level="")
         if seat_number is not None:
             free = free.filter(number=seat_number)
         seat = free.order_by("number").first()
         if seat is None:
-            raise TableRefused("That seat is taken." if seat_number is not None else "The table is full.")
+            raise TableRefused(_("That seat is taken.") if seat_number is not None else _("The table is full."))
         seat.user = user
         seat.save(update_fields=["user"])
         if not table.seats.filter(user__isnull=True, bot_level="").exists():
@@ -109,9 +114,9 @@ def do_leave_table(*, table_id: int, user) -> None:
         table = _locked_table(table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise TableRefused("You do not sit at this table.")
+            raise TableRefused(_("You do not sit at this table."))
         if table.status == Table.Status.PLAYING:
-            raise TableRefused("The game is on: resign to leave it.")
+            raise TableRefused(_("The game is on: resign to leave it."))
         seat.user = None
         seat.save(update_fields=["user"])
         if table.host_id == user.pk:
@@ -130,16 +135,16 @@ def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
-            raise TableRefused("Only the host seats bots.")
+            raise TableRefused(_("Only the host seats bots."))
         if table.status == Table.Status.PLAYING:
-            raise TableRefused("The game is on.")
+            raise TableRefused(_("The game is on."))
         if table.rated and level:
-            raise TableRefused("Rated tables are for people only: no bots.")
+            raise TableRefused(_("Rated tables are for people only: no bots."))
         if level and not _known_level(level):
-            raise TableRefused(f"Unknown bot level {level!r}.")
+            raise TableRefused(_("There is no bot level “%(level)s”."), level=level)
         seat = table.seats.filter(number=seat_number, user__isnull=True).first()
         if seat is None:
-            raise TableRefused("That seat is not free.")
+            raise TableRefused(_("That seat is not free."))
         seat.bot_level = level
         seat.save(update_fields=["bot_level"])
         _notify(table)
@@ -150,12 +155,12 @@ def do_start_game(*, table_id: int, user) -> Game:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status == Table.Status.PLAYING:
-            raise TableRefused("The game is already on.")
+            raise TableRefused(_("The game is already on."))
         if table.status == Table.Status.CLOSED:
-            raise TableRefused("This table is closed.")
+            raise TableRefused(_("This table is closed."))
         seated = table.seats.filter(user=user).exists()
         if table.host_id != user.pk and not (table.status == Table.Status.FINISHED and seated):
-            raise TableRefused("Only the host starts the game.")
+            raise TableRefused(_("Only the host starts the game."))
         _fill_empty_seats(table)
         game = _deal_new_game(table)
         _notify(table)
@@ -171,7 +176,7 @@ def _fill_empty_seats(table: Table) -> None:
     empty = table.seats.filter(user__isnull=True, bot_level="")
     if empty.exists():
         if not table.bot_level:
-            raise TableRefused("Every seat needs a player or a bot before the deal.")
+            raise TableRefused(_("Every seat needs a player or a bot before the deal."))
         empty.update(bot_level=table.bot_level)
 
 
@@ -183,7 +188,7 @@ def _deal_new_game(table: Table) -> Game:
     if previous and previous.result and previous.result.get("durak") is not None:
         dealer = previous.result["durak"]
     seed = new_seed()
-    position = deal(rules, seed, dealer)
+    position = deal(rules, seed, dealer, deal_method=engine.DEAL_METHOD)
     game = Game.objects.create(
         table=table,
         number=(previous.number + 1) if previous else 1,
@@ -193,6 +198,7 @@ def _deal_new_game(table: Table) -> Game:
         seed=seed,
         seed_hash=seed_hash(seed),
         dealer=dealer,
+        deal_method=engine.DEAL_METHOD,
         turn_seconds=table.turn_seconds,
         state_json=position.to_json(),
     )
@@ -215,7 +221,7 @@ def _locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableRefused("There is no such table.") from None
+        raise TableRefused(_("There is no such table.")) from None
 
 
 def _notify(table: Table) -> None:

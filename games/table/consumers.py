@@ -25,39 +25,21 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import get_supported_language_variant, pgettext
-from django.utils.translation.trans_real import parse_accept_lang_header
+from django.utils.translation import pgettext
 
+from games import permissions
+from games.errors import Refusal
+from games.positions import recent_events
+from games.scope import language_of
 from games.selectors import table_snapshot
 from games.services import chat, notify
-from games.services.play import MoveRefused, do_player_move
+from games.services.play import do_player_move
 
 from . import presenters, rendering
-from .history import recent_events
 
 MAX_FRAME = 4096
 MAX_ACTION = 64
 EVENT_MEMORY = 60
-
-
-def language_of(scope) -> str:
-    """The viewer's language, as LocaleMiddleware picks it: cookie, then Accept-Language."""
-    supported = {code for code, _name in settings.LANGUAGES}
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie in supported:
-        return cookie
-    accept = ""
-    for name, value in scope.get("headers") or []:
-        if name == b"accept-language":
-            accept = value.decode("latin1")
-    for code, _q in parse_accept_lang_header(accept):
-        if code == "*":
-            continue
-        try:
-            return get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -70,7 +52,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.csrf_token = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         self.group = notify.table_group(self.table_id)
         self.snapshot = None
-        self.log_memo = {}  # this socket's formatted log lines (presenters._log_lines)
+        self.log_memo = {}  # this socket's formatted log lines (presenters.log.log_lines)
         # Join first, then read: a change committed meanwhile arrives as a message.
         await self.channel_layer.group_add(self.group, self.channel_name)
         loaded = await database_sync_to_async(self._load)()
@@ -89,7 +71,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         snapshot = table_snapshot(self.table_id)
         session = self.scope.get("session")
         invited = session.get("invited_tables", []) if session is not None else []
-        if not presenters.may_watch(snapshot, self.user_id, invited):
+        if not permissions.may_watch(snapshot, self.user_id, invited):
             return None
         game = snapshot.get("game")
         events, replayed = recent_events(game["id"] if game else None, EVENT_MEMORY)
@@ -169,8 +151,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(do_player_move)(
                 game_id=game["id"], user=self.user, action=action.strip(), expected_seat=self.seat
             )
-        except MoveRefused as refusal:
-            return await self._error(presenters.reason_text(refusal.reason))
+        except Refusal as refusal:
+            return await self._error(str(refusal))
         await self._error("")  # accepted: clear the last refusal
 
     async def _chat(self, text):
@@ -178,8 +160,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self._error(pgettext("table", "Sign in to chat."))
         try:
             await database_sync_to_async(chat.do_post_chat)(table_id=self.table_id, user=self.user, text=text)
-        except chat.ChatRefused as refusal:
-            return await self._error(presenters.reason_text(refusal.reason))
+        except Refusal as refusal:
+            return await self._error(str(refusal))
         await self._error("")
 
     # ------------------------------------------------------------ helpers
@@ -189,7 +171,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = snapshot.get("game")
         self.game_id = game["id"] if game else None
         self.move_count = game["move_count"] if game else 0
-        self.seat = presenters.viewer_seat(snapshot, self.user_id)
+        self.seat = permissions.viewer_seat(snapshot, self.user_id)
 
     async def _send_state(self):
         with translation.override(self.language):

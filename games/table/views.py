@@ -3,22 +3,20 @@
 from django.http import Http404
 from django.shortcuts import render
 
-from games.selectors import table_snapshot
-from games.services import chat
+from games import permissions, positions, selectors
 
 from . import presenters
-from .history import recent_events
 
 
 def table(request, table_id: int):
-    snapshot = table_snapshot(table_id)
+    snapshot = selectors.table_snapshot(table_id)
     user_id = request.user.pk if request.user.is_authenticated else None
-    if not presenters.may_watch(snapshot, user_id, request.session.get("invited_tables", [])):
+    if not permissions.may_watch(snapshot, user_id, request.session.get("invited_tables", [])):
         raise Http404("No such table.")
-    seat = presenters.viewer_seat(snapshot, user_id)
+    seat = permissions.viewer_seat(snapshot, user_id)
     game = snapshot.get("game")
-    events, _moves = recent_events(game["id"] if game else None)
+    events, _moves = positions.recent_events(game["id"] if game else None)
     context = presenters.table_context(snapshot, seat, events, viewer_id=user_id)
-    context["chat_messages"] = chat.recent_chat(table_id)
+    context["chat_messages"] = selectors.recent_chat(table_id)
     context["can_chat"] = user_id is not None
     return render(request, "games/table/table.html", context)

@@ -30,7 +30,7 @@ def _card(code, rank, symbol, is_red, is_trump, is_target, extra):
 
 @register.simple_tag
 def table_card(c, extra=""):
-    """A face-up card (`presenters.card`), with extra CSS classes."""
+    """A face-up card (`games.display.card`), with extra CSS classes."""
     return _card(c["code"], c["rank"], c["symbol"], c["is_red"], c["is_trump"], bool(c.get("is_target")), extra)
 
 
@@ -155,7 +155,7 @@ def render_seat(p) -> str:
 
 @register.simple_tag
 def seat_panel(p):
-    """A seat around the felt (`presenters._seat_panel`)."""
+    """A seat around the felt (`presenters.context._seat_panel`)."""
     key = tuple(p[k] for k in PANEL_KEYS)
     known = tuple((c["code"], c["rank"], c["symbol"], c["is_red"]) for c in p["known"])
     return _seat(get_language(), key, known)

@@ -6,12 +6,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.urls import reverse
-from django.utils import translation
 
 from games import engine
 from games.models import Game, Profile, Table
 from games.services import tables as table_services
-from tests.records.helpers import open_game, play_to_end
+from tests.support.games import open_game, play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -150,8 +149,7 @@ def test_a_guest_cannot_open_a_rated_table(client):
         },
     )
     assert response.status_code == 200
-    with translation.override("ru"):
-        reason = translation.gettext("Rated play needs an account: sign up first.")
+    reason = "Для игры на рейтинг нужна учётная запись: сначала зарегистрируйтесь."
     assert reason in html(response)
     assert Table.objects.count() == tables_before
 
@@ -161,8 +159,7 @@ def test_a_guest_cannot_join_a_rated_table(client, players):
     client.post(reverse("games:guest"))
     response = client.post(reverse("games:table-join", kwargs={"table_id": open_rated.pk}))
     assert response.status_code == 302
-    with translation.override("ru"):
-        reason = translation.gettext("Rated play needs an account: sign up first.")
+    reason = "Для игры на рейтинг нужна учётная запись: сначала зарегистрируйтесь."
     assert [str(m) for m in get_messages(response.wsgi_request)] == [reason]
     table = Table.objects.get(pk=open_rated.pk)
     assert table.seats.filter(user__isnull=False).count() == 1

@@ -67,7 +67,6 @@ def _server_env(db_path: Path, port: int) -> dict[str, str]:
         not in {
             "DATABASE_URL",
             "REDIS_URL",
-            "DURAK_TEST_SQLITE_FILE",
             "PYTEST_ADDOPTS",
             "PYTEST_CURRENT_TEST",
             "DURAK_INNER_TESTS",

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from games import engine
-from tests.table.helpers import card_codes, event_cards, visible_now
+from tests.support.snapshots import card_codes, event_cards, visible_now
 
 SCREENSHOT = Path("/tmp/durak-browser-table-midgame.png")
 RESULT_SCREENSHOT = Path("/tmp/durak-browser-table-result.png")

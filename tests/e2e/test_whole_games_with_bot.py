@@ -11,44 +11,28 @@ to a seat may carry a card code that seat may not see.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from durak_site.asgi import application
 from games import bots, engine
 from games.models import Game, GameSeat, Move
 from games.services import play
 from games.services import tables as table_services
-from tests.table.helpers import card_codes, event_cards, visible_now
+from tests.support import games as support_games
+from tests.support.snapshots import card_codes, event_cards, visible_now
+from tests.support.sockets import ERROR_RE, FRAME_TIMEOUT, connect_table, moves_in, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
-MOVES_RE = re.compile(r'data-moves="(\d*)"')
-ERROR_RE = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
 MAX_MOVES = 800
-FRAME_TIMEOUT = 5
 
 
 # ------------------------------------------------------------------ helpers
 
 
-@database_sync_to_async
-def make_user(name: str):
-    user = get_user_model().objects.create_user(name)  # no password: no slow hashing
-    return user
-
-
-@database_sync_to_async
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
+make_user = database_sync_to_async(support_games.make_user)
 
 
 @database_sync_to_async
@@ -87,18 +71,7 @@ advance_game = database_sync_to_async(play.do_advance_game)
 
 
 async def connect(table_id: int, cookie: str | None):
-    headers = [ORIGIN, (b"cookie", b"django_language=en" + (f"; sessionid={cookie}".encode() if cookie else b""))]
-    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
-    connected, _ = await communicator.connect(timeout=FRAME_TIMEOUT)
-    assert connected
-    first = await communicator.receive_from(timeout=FRAME_TIMEOUT)
-    assert 'id="table-state"' in first and 'hx-swap-oob="true"' in first
-    return communicator, first
-
-
-def moves_in(frame: str) -> int | None:
-    match = MOVES_RE.search(frame)
-    return int(match.group(1)) if match and match.group(1) else None
+    return await connect_table(table_id, cookie, language="en")
 
 
 async def frames_until(communicator, done, seen: list) -> str:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import IllegalAction
+from games.engine import REFUSALS, IllegalAction
 
 
 def legal(game, seat):
@@ -16,13 +16,16 @@ def play(game, *moves):
     return events
 
 
-def refused(game, seat, text, *words):
-    """`text` is refused with a reason naming `words`, and nothing changes."""
+def refused(game, seat, text, *words, code=None):
+    """`text` is refused with a reason naming `words` (and with `code`, when given), and nothing changes."""
     before = game.to_json()
     with pytest.raises(IllegalAction) as info:
         game.act(seat, text)
     reason = info.value.reason
     assert isinstance(reason, str) and reason
+    assert info.value.code in REFUSALS and reason == REFUSALS[info.value.code].format(**info.value.params)
+    if code is not None:
+        assert info.value.code == code, (info.value.code, reason)
     for word in words:
         assert word in reason, reason
     assert game.to_json() == before

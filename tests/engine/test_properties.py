@@ -1,7 +1,7 @@
 """Property tests for the rules engine: thousands of random games per run.
 
-Each game is played by a random player who, at every step, picks uniformly
-among all (seat, legal action) pairs of all seats, so optional moves (throwing
+Each game is played by a random player who, at every step, picks among all
+(seat, legal action) pairs of all seats, so optional moves (throwing
 in while the defender thinks, passing, transfers, shows, the trump six swap)
 are all exercised. Now and then it also tries an illegal or malformed action.
 After every step the invariants below are checked against an independent
@@ -20,14 +20,28 @@ against the engine's own bookkeeping:
 - `to_json` / `from_json` round trip exactly mid-game and play on identically;
   `copy()` is independent of the original;
 - every legal action is accepted; an illegal or malformed one raises
-  IllegalAction with a reason and changes nothing; on sampled positions
+  IllegalAction with a known code (its reason the code's text filled in)
+  and changes nothing; on sampled positions
   `legal_actions(seat)` is exactly the set of action texts `act` accepts.
 
-A run plays about 2,000 full games (1,500 with the cheap checks, 80 with
-every view checked at every step, 40 with legal-vs-accepted audits, one per
-table-option combination), in roughly 35 CPU seconds on a 2-core AMD EPYC.
-Everything is deterministic (`derandomize=True`, no example database), so a
-CI failure reproduces locally with the seed and rules Hypothesis prints.
+Hypothesis draws the table, the seed and every move (`st.data()`), so a
+failing game shrinks to a short one and the report lists its moves, one
+"Draw" line each (the one-per-combination games pick their moves with a
+seeded `random.Random` instead). The other random choices of a playout (when to try an
+illegal action, which one, when to take a JSON twin or a copy) come from a
+`random.Random` seeded by the drawn seed, so they replay with the game.
+
+Two settings profiles, chosen with the environment variable
+HYPOTHESIS_PROFILE:
+
+- "ci" (the default): a fixed, derandomized corpus with no example
+  database, so every run plays the same games and a CI failure reproduces
+  locally exactly. About 800 full games (500 with the cheap checks, 60 with
+  every view checked at every step, 30 with legal-vs-accepted audits, one per
+  table-option combination), in roughly 45 CPU seconds on a 2-core AMD EPYC.
+- "long": 20 times the examples, freshly random on every run, failures kept
+  in the example database (`.hypothesis/`) and replayed first next time:
+  `HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest tests/engine/test_properties.py`.
 """
 
 from __future__ import annotations
@@ -35,6 +49,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import os
 import random
 import re
 
@@ -42,7 +57,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import ALL_CARDS, Game, IllegalAction, Rules, event_for, parse_action
+from games.engine import ALL_CARDS, REFUSALS, Game, IllegalAction, Rules, event_for, parse_action
 from games.engine.cards import DECK_PLAYER_LIMITS, RANK, SUIT, deck
 from games.engine.rules import THROW_IN_MODES, VARIANTS
 
@@ -165,6 +180,7 @@ class Playout:
         rules: Rules,
         seed: int,
         *,
+        moves=None,
         view_rate: float = 1.0,
         audits: int = 0,
         twin: bool = True,
@@ -173,6 +189,9 @@ class Playout:
         self.rules = rules
         self.n = rules.players
         self.rng = random.Random(seed)
+        # Who picks each move among every (seat, legal action) pair: Hypothesis
+        # (drawn_moves) in the property tests, else this seeded generator.
+        self.choose_move = moves or random.Random(seed + 2).choice
         # Which steps get the (costly) view check: a separate stream, so the
         # game played does not depend on it.
         self.view_rng = random.Random(seed + 1)
@@ -222,7 +241,7 @@ class Playout:
                 assert self.twin == g
                 assert self.twin.to_json() == text
             pairs = [(s, a) for s in range(self.n) for a in g.legal_actions(s)]
-            seat, action = self.rng.choice(pairs)
+            seat, action = self.choose_move(pairs)
             self.step(seat, action)
         self.check_end()
         return g
@@ -377,7 +396,7 @@ class Playout:
                 action = parse_action(action)  # as an Action object, not its text
         with pytest.raises(IllegalAction) as caught:
             g.act(seat, action)
-        assert isinstance(caught.value.reason, str) and caught.value.reason.strip()
+        check_refusal(caught.value)
         assert g.to_json() == before, f"the refused {action!r} by {seat!r} changed the game"
 
     def audit_legal_equals_accepted(self):
@@ -399,7 +418,7 @@ class Playout:
                 try:
                     trial.act(seat, text)
                 except IllegalAction as e:
-                    assert e.reason
+                    check_refusal(e)
                     continue
                 accepted.add(text)
                 trial = g.copy()
@@ -439,6 +458,13 @@ class Playout:
         assert c.to_json() == self.copy_probe[1], "acting on a copy's copy changed it"
 
 
+def check_refusal(refusal: IllegalAction):
+    """A refusal has a known code, and its reason is that code's text filled in."""
+    assert refusal.code in REFUSALS, refusal.code
+    assert refusal.reason.strip() and refusal.reason == REFUSALS[refusal.code].format(**refusal.params)
+    assert str(refusal) == refusal.reason
+
+
 _BEATERS_CACHE: dict[tuple[str, str], frozenset] = {}
 
 
@@ -456,35 +482,55 @@ def _beaters(attack: str, trump: str) -> frozenset:
 
 # ------------------------------------------------------------------ the tests
 
-PROFILE = dict(
-    deadline=None, derandomize=True, database=None, print_blob=False, suppress_health_check=[HealthCheck.too_slow]
-)
+COMMON = dict(deadline=None, print_blob=False, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("ci", derandomize=True, database=None, **COMMON)
+settings.register_profile("long", derandomize=False, **COMMON)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+if PROFILE not in ("ci", "long"):
+    raise ValueError(f"HYPOTHESIS_PROFILE is 'ci' (the default) or 'long', not {PROFILE!r}.")
+SCALE = {"ci": 1, "long": 20}[PROFILE]
 
 
-# Budget (CPU time on a 2-core AMD EPYC, Python 3.11): about 10 ms per game with
-# the cheap checks, 90 ms with every view checked at every step, 65 ms with
-# three legal-vs-accepted audits. The whole file stays well under a minute.
+def profile(examples: int) -> settings:
+    """The chosen profile (not loaded globally, so other test files keep theirs) with `examples` scaled."""
+    return settings(settings.get_profile(PROFILE), max_examples=examples * SCALE)
 
 
-@settings(max_examples=1500, **PROFILE)
-@given(rules=table_rules(), seed=seeds)
-def test_random_games_keep_invariants(rules, seed):
+def drawn_moves(data):
+    """Hypothesis draws each move, so shrinking a failing game shortens and simplifies it."""
+
+    def choose(pairs):
+        return data.draw(st.sampled_from(pairs))
+
+    return choose
+
+
+# Budget (CPU time on a 2-core AMD EPYC, Python 3.11): about 14 ms per game with
+# the cheap checks (half of it Hypothesis drawing the moves), 95 ms with every
+# view checked at every step, 70 ms with three legal-vs-accepted audits. About
+# one game in eight that Hypothesis starts runs past the length it allows while
+# generating and is replaced by another (data_too_large is expected, not a bug).
+
+
+@profile(500)
+@given(rules=table_rules(), seed=seeds, data=st.data())
+def test_random_games_keep_invariants(rules, seed, data):
     """Cards, R11, R12, R9, liveness, end bound, R19-R21, events, JSON twin, copies, illegal actions."""
-    Playout(rules, seed, view_rate=0.0).play()
+    Playout(rules, seed, moves=drawn_moves(data), view_rate=0.0).play()
 
 
-@settings(max_examples=80, **PROFILE)
-@given(rules=table_rules(), seed=seeds)
-def test_random_games_views_never_leak(rules, seed):
+@profile(60)
+@given(rules=table_rules(), seed=seeds, data=st.data())
+def test_random_games_views_never_leak(rules, seed, data):
     """No view shows a seat a card it has not legitimately seen, at any step."""
-    Playout(rules, seed, view_rate=1.0, illegal_rate=0.0).play()
+    Playout(rules, seed, moves=drawn_moves(data), view_rate=1.0, illegal_rate=0.0).play()
 
 
-@settings(max_examples=40, **PROFILE)
-@given(rules=table_rules(), seed=seeds)
-def test_legal_actions_are_exactly_the_accepted_ones(rules, seed):
+@profile(30)
+@given(rules=table_rules(), seed=seeds, data=st.data())
+def test_legal_actions_are_exactly_the_accepted_ones(rules, seed, data):
     """On sampled positions every candidate action text is tried on a copy."""
-    Playout(rules, seed, view_rate=0.0, audits=3, twin=False, illegal_rate=0.0).play()
+    Playout(rules, seed, moves=drawn_moves(data), view_rate=0.0, audits=3, twin=False, illegal_rate=0.0).play()
 
 
 @pytest.mark.parametrize(
@@ -514,7 +560,7 @@ def test_r22_r20_no_transfer_when_no_opponent_is_left():
     for action in ("transfer 6H", "show 6D"):
         with pytest.raises(IllegalAction) as caught:
             game.act(1, action)
-        assert caught.value.reason
+        assert caught.value.code == "nobody_to_transfer_to"
     assert game.to_json() == before
 
 

@@ -1,5 +1,5 @@
 """The rule book's machinery: actions, refusals, events and views
-(shared/engine-contract.md), checked on hand-built positions and seeded playouts."""
+(docs/engine.md), checked on hand-built positions and seeded playouts."""
 
 import json
 import random
@@ -269,7 +269,7 @@ def test_json_round_trip_mid_game(rules):
 
 
 def test_contract_table_is_pairs_of_attack_and_defence_in_the_order_played():
-    """engine-contract.md: `game.table` is a list of (attack_card, defence_card_or_None)."""
+    """docs/engine.md: `game.table` is a list of (attack_card, defence_card_or_None)."""
     game = Game.from_layout(
         Rules(players=2),
         hands=[["6S", "7S", "8H", "QD", "KC", "AS"], ["6H", "9S", "10S", "JD", "JC", "7C"]],

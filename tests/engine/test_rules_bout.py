@@ -1,4 +1,4 @@
-"""The rule book, part 2: a bout (house-rules.md R7-R15).
+"""The rule book, part 2: a bout (docs/rules.md R7-R15).
 
 Every test builds its position by hand with `Game.from_layout` and plays the
 rule out through `game.act`, the way a table would.

@@ -1,4 +1,4 @@
-"""The rule book, part 1: players, deck and deal (house-rules.md R1-R6, options T1, T4).
+"""The rule book, part 1: players, deck and deal (docs/rules.md R1-R6, options T1, T4).
 
 Each test is one rule, on a hand-built position (`Game.from_layout`) or, where
 the rule is about dealing, on seeded deals (`Game.new`).

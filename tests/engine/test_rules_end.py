@@ -1,5 +1,5 @@
 """The rule book, part 3: drawing, the next bout, leaving, places and the end
-(house-rules.md R16-R21)."""
+(docs/rules.md R16-R21)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""The rule book, part 4: perevodnoy, the transfer game (house-rules.md R22-R26) and
+"""The rule book, part 4: perevodnoy, the transfer game (docs/rules.md R22-R26) and
 the trump-show option T5."""
 
 import pytest

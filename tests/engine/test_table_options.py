@@ -1,4 +1,4 @@
-"""The rule book, part 5: table options (house-rules.md section T).
+"""The rule book, part 5: table options (docs/rules.md section T).
 
 T1 (deck) is in test_rules_deal.py and T5 (showing a trump) in
 test_rules_transfer.py; here are T2 (first bout limit), T3 (throw-in by

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
-from django.utils import translation
 
 from games import engine
 from games.models import Game, Table
@@ -27,12 +26,6 @@ BASE_FORM = {
 
 def html(response) -> str:
     return response.content.decode()
-
-
-def ru(text: str) -> str:
-    """A service's refusal as a Russian page shows it (the services translate their own)."""
-    with translation.override("ru"):
-        return translation.gettext(text)
 
 
 def messages_of(response) -> list[str]:
@@ -191,7 +184,7 @@ INVALID = [
     ({"trump_show_transfer": "on"}, "только в переводном"),
     ({"players": "5", "deck": "24"}, "Колода из 24 карт"),
     ({"deck": "24", "trump_six_swap": "on"}, "шестёрки"),
-    ({"rated": "on", "bot_level": "heuristic"}, ru("Rated tables are for people only: no bots.")),
+    ({"rated": "on", "bot_level": "heuristic"}, "Рейтинговые столы — только для людей: без ботов."),
     ({"players": "7"}, "players"),
     ({"turn_seconds": "45"}, "turn_seconds"),
 ]
@@ -250,26 +243,26 @@ def test_join_pick_a_seat_and_leave(client, players):
     assert table.seats.get(number=2).user == players[1]
 
     response = client.post(reverse("games:table-join", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("You already sit at this table.")]
+    assert messages_of(response) == ["Вы уже сидите за этим столом."]
 
     response = client.post(reverse("games:table-leave", kwargs={"table_id": table.pk}))
     assert response.headers["Location"] == reverse("games:home")
     assert table.seats.get(number=2).user is None
 
     response = client.post(reverse("games:table-leave", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("You do not sit at this table.")]
+    assert messages_of(response) == ["Вы не сидите за этим столом."]
 
 
 def test_join_refuses_a_taken_seat_and_a_full_table(client, players):
     table = new_table(players[0], players=3)
     client.force_login(players[1])
     response = client.post(reverse("games:table-join", kwargs={"table_id": table.pk}), {"seat": "0"})
-    assert messages_of(response) == [ru("That seat is taken.")]
+    assert messages_of(response) == ["Это место занято."]
 
     for seat in (1, 2):
         table_services.do_set_bot(table_id=table.pk, user=players[0], seat_number=seat, level="random")
     response = client.post(reverse("games:table-join", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("The table is full.")]
+    assert messages_of(response) == ["Все места за столом заняты."]
     assert not table.seats.filter(user=players[1]).exists()
 
 
@@ -281,7 +274,7 @@ def test_a_full_table_starts_itself(client, players):
     assert table.status == Table.Status.PLAYING
     client.force_login(players[2])
     response = client.post(reverse("games:table-join", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("The game at this table has already started.")]
+    assert messages_of(response) == ["Игра за этим столом уже началась."]
 
 
 def test_only_the_host_starts(client, players):
@@ -289,7 +282,7 @@ def test_only_the_host_starts(client, players):
     table_services.do_join_table(table_id=table.pk, user=players[1])
     client.force_login(players[1])
     response = client.post(reverse("games:table-start", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("Only the host starts the game.")]
+    assert messages_of(response) == ["Начинает игру только хозяин стола."]
     assert not Game.objects.exists()
 
     client.force_login(players[0])
@@ -300,13 +293,13 @@ def test_only_the_host_starts(client, players):
     assert game.seats.get(number=2).bot_level == "heuristic"
 
     response = client.post(reverse("games:table-start", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("The game is already on.")]
+    assert messages_of(response) == ["Игра уже идёт."]
 
 
 def test_start_needs_every_seat_filled(host_client, players):
     table = new_table(players[0], players=3)
     response = host_client.post(reverse("games:table-start", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("Every seat needs a player or a bot before the deal.")]
+    assert messages_of(response) == ["Перед раздачей на каждом месте должен быть игрок или бот."]
     assert not Game.objects.exists()
 
 
@@ -315,7 +308,7 @@ def test_host_seats_and_removes_bots(client, players):
     url = reverse("games:table-bot", kwargs={"table_id": table.pk})
     client.force_login(players[1])
     response = client.post(url, {"seat": "1", "level": "random"})
-    assert messages_of(response) == [ru("Only the host seats bots.")]
+    assert messages_of(response) == ["Сажать ботов может только хозяин стола."]
 
     client.force_login(players[0])
     client.post(url, {"seat": "1", "level": "random"})
@@ -325,7 +318,7 @@ def test_host_seats_and_removes_bots(client, players):
     response = client.post(url, {"seat": "1", "level": "grandmaster"})
     assert "grandmaster" in messages_of(response)[0]
     response = client.post(url, {"seat": "0", "level": "random"})
-    assert messages_of(response) == [ru("That seat is not free.")]
+    assert messages_of(response) == ["Это место не свободно."]
     response = client.post(url, {"level": "random"})
     assert messages_of(response)
 
@@ -345,7 +338,7 @@ def test_resign_hands_the_seat_to_the_autopilot(client, players):
 
     client.force_login(players[2])
     response = client.post(reverse("games:table-resign", kwargs={"table_id": table.pk}))
-    assert messages_of(response) == [ru("You are not playing in this game.")]
+    assert messages_of(response) == ["Вы не участвуете в этой игре."]
 
 
 def test_leaving_a_running_game_is_refused(client, players):
@@ -354,4 +347,4 @@ def test_leaving_a_running_game_is_refused(client, players):
     client.force_login(players[1])
     response = client.post(reverse("games:table-leave", kwargs={"table_id": table.pk}))
     assert response.headers["Location"] == table_url(table.pk)
-    assert messages_of(response) == [ru("The game is on: resign to leave it.")]
+    assert messages_of(response) == ["Игра идёт: чтобы уйти, сдайтесь."]

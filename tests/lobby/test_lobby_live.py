@@ -9,17 +9,12 @@ from channels.testing import WebsocketCommunicator
 from durak_site.asgi import application
 from games import engine
 from games.services import tables as table_services
+from tests.support import games as support_games
+from tests.support import sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://localhost")
-
-
-@database_sync_to_async
-def make_user(name):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(name, password="pw-secret-123")
+make_user = database_sync_to_async(support_games.make_user)
 
 
 @database_sync_to_async
@@ -33,9 +28,10 @@ def join(table, user):
 
 
 async def connect(headers=()):
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN, *headers])
-    connected, _ = await communicator.connect()
-    assert connected
+    communicator, accepted = await sockets.connect(
+        "/ws/lobby/", origin=(b"origin", b"http://localhost"), headers=headers
+    )
+    assert accepted
     return communicator
 
 

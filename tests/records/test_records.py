@@ -11,11 +11,9 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import translation
 
-from games import engine
-from games.services import positions
-from games.services.records import verify_game
-
-from .helpers import open_game, play_to_end
+from games import engine, positions
+from games.positions import verify_game
+from tests.support.games import open_game, play_to_end
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,6 @@ def run_inner(env_overrides: dict[str, str], *targets: str, timeout: float = 600
         not in {
             "DATABASE_URL",
             "REDIS_URL",
-            "DURAK_TEST_SQLITE_FILE",
             "PYTEST_ADDOPTS",
             "CELERY_EMBEDDED",
             "PYTEST_CURRENT_TEST",

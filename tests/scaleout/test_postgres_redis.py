@@ -32,4 +32,4 @@ def test_inner_suite_on_postgres_and_redis(postgres_url, redis_url):
         },
         timeout=900,
     )
-    assert counts.get("passed", 0) == 5 and not counts.get("skipped"), counts
+    assert counts.get("passed", 0) == 6 and not counts.get("skipped"), counts

@@ -1,6 +1,7 @@
 """`python3 dev.py serve` runs Celery's worker and beat inside the site process.
 
-The test starts them in a subprocess (file SQLite database, in-memory broker):
+The test starts them in a subprocess (file SQLite test database, see
+tests/scaleout/inner/conftest.py; in-memory broker):
 tests/scaleout/inner/test_embedded.py. The settings side is checked here.
 """
 
@@ -16,10 +17,11 @@ def test_settings_for_the_embedded_mode():
     sweep = settings.CELERY_BEAT_SCHEDULE["sweep-due-games"]
     assert sweep["task"] == "games.tasks.sweep_due_games" and sweep["schedule"] == 1.0
     assert sweep["options"]["queue"] == "default"
+    assert settings.CELERY_BEAT_SCHEDULER == "django_celery_beat.schedulers:DatabaseScheduler"
     if not settings.REDIS_URL:
         assert app.conf.broker_url.startswith("memory://")
 
 
-def test_embedded_worker_and_beat_move_bots(tmp_path):
-    counts = run_inner({"DURAK_TEST_SQLITE_FILE": str(tmp_path / "test-db.sqlite3")}, "test_embedded.py")
+def test_embedded_worker_and_beat_move_bots():
+    counts = run_inner({}, "test_embedded.py")
     assert counts.get("passed", 0) == 1, counts

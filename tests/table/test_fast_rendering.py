@@ -16,11 +16,10 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from games import bots, engine, selectors
+from games import bots, engine, positions
 from games.table import presenters, rendering
 from games.templatetags import table_cards
-
-from .helpers import snapshot_for
+from tests.support.snapshots import snapshot_for
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 NAMES = ["alice", "<b>eve</b>", "Дмитрий", "o'neil & co", "bob", "x" * 20]
@@ -170,8 +169,8 @@ def test_log_memo_follows_a_change_of_seat_and_language():
 def test_cached_positions_are_shared_and_never_changed_by_views():
     for snapshot, _events in random_tables(80, seed=6):
         state = snapshot["game"]["state_json"]
-        shared = selectors.cached_position(state)
-        assert selectors.cached_position(state) is shared
+        shared = positions.shared_position(state)
+        assert positions.shared_position(state) is shared
         for seat in [None, *range(shared.n)]:
             assert shared.view(seat) == engine.Game.from_json(state).view(seat)
         assert shared.to_json() == state

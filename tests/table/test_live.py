@@ -15,32 +15,18 @@ from durak_site.asgi import application
 from games import bots, engine
 from games.models import ChatMessage, Game, Table
 from games.services import tables as table_services
-
-from .helpers import card_codes, event_cards, visible_now
+from tests.support import games as support_games
+from tests.support import sockets
+from tests.support.snapshots import card_codes, event_cards, visible_now
+from tests.support.sockets import MOVES_RE, error_text, session_cookie
+from tests.support.sockets import connect_table as connected
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
-MOVES_RE = re.compile(r'data-moves="(\d*)"')
-
 
 # ------------------------------------------------------------------ helpers
 
 
-@database_sync_to_async
-def make_user(name: str):
-    return get_user_model().objects.create_user(name, password="pw-secret-123")
-
-
-@database_sync_to_async
-def session_cookie(user, invited=()) -> str:
-    client = Client()
-    client.force_login(user)
-    if invited:
-        session = client.session
-        session["invited_tables"] = list(invited)
-        session.save()
-    return client.cookies["sessionid"].value
+make_user = database_sync_to_async(support_games.make_user)
 
 
 @database_sync_to_async
@@ -73,26 +59,8 @@ def get_page(cookie: str | None, table_id: int, language: str = "ru"):
     return client.get(f"/table/{table_id}/")
 
 
-async def connect(table_id: int, cookie: str | None = None, language: str | None = None, origin=ORIGIN):
-    cookies = []
-    if cookie:
-        cookies.append(f"sessionid={cookie}")
-    if language:
-        cookies.append(f"django_language={language}")
-    headers = [origin]
-    if cookies:
-        headers.append((b"cookie", "; ".join(cookies).encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
-    connected, _ = await communicator.connect(timeout=5)
-    return communicator, connected
-
-
-async def connected(table_id: int, cookie=None, language=None):
-    communicator, ok = await connect(table_id, cookie, language)
-    assert ok
-    first = await communicator.receive_from(timeout=5)
-    assert 'id="table-state"' in first and 'hx-swap-oob="true"' in first
-    return communicator, first
+async def connect(table_id: int, cookie: str | None = None, language: str | None = None, origin=sockets.ORIGIN):
+    return await sockets.connect(f"/ws/table/{table_id}/", cookie, language, origin)
 
 
 async def frame_with_moves(communicator, move_count: int, seen: list | None = None) -> str:
@@ -116,15 +84,8 @@ async def error_frame(communicator) -> str:
     raise AssertionError("no error frame")
 
 
-def error_text(frame: str) -> str:
-    match = re.search(r'<div id="table-error"[^>]*>(.*?)</div>', frame, re.S)
-    assert match, frame
-    return match.group(1).strip()
-
-
 def send(communicator, **fields):
-    fields.setdefault("HEADERS", {"HX-Request": "true", "HX-Trigger": None, "HX-Target": "table-live"})
-    return communicator.send_to(text_data=json.dumps(fields))
+    return communicator.send_to(text_data=sockets.frame(**fields))
 
 
 # ------------------------------------------------------------------ tests
@@ -309,7 +270,8 @@ async def test_an_illegal_move_shows_the_engines_reason():
     them, _ = await connected(table.pk, await session_cookie(users[other]), language="en")
     try:
         await send(me, action=f"attack {not_mine}")
-        assert error_text(await error_frame(me)) == f"You do not hold {not_mine}."
+        shown = not_mine[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[not_mine[-1]]
+        assert error_text(await error_frame(me)) == f"You do not hold {shown}."
         mine = position.hand(other)[1]
         await send(them, action=f"attack {mine}")
         reason = error_text(await error_frame(them))
@@ -455,7 +417,7 @@ async def test_a_waiting_table_offers_the_seat_controls():
     communicator = WebsocketCommunicator(
         application,
         f"/ws/table/{table.pk}/",
-        headers=[ORIGIN, (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode())],
+        headers=[sockets.ORIGIN, (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode())],
     )
     ok, _ = await communicator.connect(timeout=5)
     assert ok

@@ -7,10 +7,9 @@ from datetime import UTC, datetime, timedelta
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import engine
+from games import engine, permissions
 from games.table import presenters, rendering
-
-from .helpers import card_codes, snapshot_for
+from tests.support.snapshots import card_codes, snapshot_for
 
 RULES = engine.Rules(players=2)
 
@@ -246,14 +245,14 @@ def test_result_at_the_end():
 def test_viewer_seat_and_private_access():
     position = layout()
     snapshot = snapshot_for(position, is_private=True)
-    assert presenters.viewer_seat(snapshot, 101) == 1
-    assert presenters.viewer_seat(snapshot, 999) is None
-    assert presenters.viewer_seat(snapshot, None) is None
-    assert presenters.may_watch(snapshot, 101)
-    assert not presenters.may_watch(snapshot, 999)
-    assert not presenters.may_watch(snapshot, None)
-    assert presenters.may_watch(snapshot, None, [snapshot["table"]["id"]])
-    assert presenters.may_watch(snapshot_for(position), None)
+    assert permissions.viewer_seat(snapshot, 101) == 1
+    assert permissions.viewer_seat(snapshot, 999) is None
+    assert permissions.viewer_seat(snapshot, None) is None
+    assert permissions.may_watch(snapshot, 101)
+    assert not permissions.may_watch(snapshot, 999)
+    assert not permissions.may_watch(snapshot, None)
+    assert permissions.may_watch(snapshot, None, [snapshot["table"]["id"]])
+    assert permissions.may_watch(snapshot_for(position), None)
 
 
 def test_waiting_table_shows_the_seats():

@@ -4,7 +4,7 @@ seed and check the commitment, every move and the stored result."""
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Game
-from games.services.records import verify_game
+from games.positions import verify_game
 
 
 class Command(BaseCommand):

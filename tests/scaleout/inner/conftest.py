@@ -1,7 +1,25 @@
 """Fixtures of the inner (subprocess) scale-out tests."""
 
+import os
+
 import pytest
 from django.db import connection
+
+# The Redis restart test restarts its Redis: only the private one that
+# tests/scaleout/test_redis_restart.py starts for it, never the machine's.
+collect_ignore = [] if os.environ.get("DURAK_PRIVATE_REDIS_PORT") else ["test_redis_restart.py"]
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, a test database FILE: real concurrent writers (threads, a worker
+    thread, a second connection) cannot share the in-memory test database.
+    PostgreSQL needs nothing: its test database is test_<DATABASE_URL's name>."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"].endswith("sqlite3"):
+        default.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test-db.sqlite3")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -15,10 +15,10 @@ import time
 import pytest
 from django.db import connection
 
-from games import engine
+from games import engine, positions
 from games.models import Game, Move
-from games.services import play, positions, tables
-from tests.services.helpers import fresh, latest_game, make_user, moves
+from games.services import play, tables
+from tests.support.games import fresh, latest_game, make_user, moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,7 +88,7 @@ def run_at_once(calls: dict, hold_first: bool, monkeypatch) -> dict:
             value = call()
             results[key] = ("applied", value, time.monotonic() - start)
         except play.MoveRefused as refusal:
-            results[key] = ("refused", refusal.reason, time.monotonic() - start)
+            results[key] = ("refused", refusal.code, time.monotonic() - start)
         except Exception as error:
             results[key] = ("error", repr(error), time.monotonic() - start)
         finally:
@@ -138,7 +138,7 @@ def test_two_throw_ins_past_the_limit_at_once_leave_exactly_one(monkeypatch):
     # The refusal is the engine's, judged against the position the winner left.
     with pytest.raises(engine.IllegalAction) as judged:
         after.copy().act(loser, throws[loser])
-    assert results[loser][1] == judged.value.reason
+    assert results[loser][1] == judged.value.code
     # ... and it waited for the lock the winner held (HOLD_SECONDS) before being judged.
     assert results[loser][2] >= HOLD_SECONDS * 0.8, results
 

@@ -21,7 +21,7 @@ from durak_site import embedded
 from games import engine
 from games.models import Game, Move
 from games.services import notify, tables
-from tests.services.helpers import latest_game
+from tests.support.games import latest_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -28,10 +28,10 @@ from django.db import connection
 from django.test import Client
 
 from durak_site.asgi import application
-from games import bots, engine
+from games import bots, engine, positions
 from games.models import Game, Move
-from games.services import notify, positions, tables
-from tests.services.helpers import latest_game, make_user
+from games.services import notify, tables
+from tests.support.games import latest_game, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -192,3 +192,55 @@ async def test_two_users_and_a_celery_worker_bot_play_a_whole_game(celery_proces
     worker_log = celery_processes["worker"].read_text()
     assert "games.tasks.advance_game" in worker_log and "succeeded" in worker_log, worker_log[-3000:]
     assert "perevodnoy" in worker_log  # it consumes the variant's queue
+
+
+IDLE_SECONDS = 30
+
+
+@database_sync_to_async
+def setup_two_player_table():
+    alice, bob = make_user("idle-alice"), make_user("idle-bob")
+    cookies = {}
+    for seat, user in enumerate((alice, bob)):
+        client = Client()
+        client.force_login(user)
+        cookies[seat] = client.cookies["sessionid"].value
+    table = tables.do_create_table(
+        rules=engine.Rules(variant="podkidnoy", players=2), host=alice, seat_users=[alice, bob], start=True
+    )
+    return table.pk, latest_game(table).pk, cookies
+
+
+async def test_an_idle_socket_stays_open_and_gets_the_next_move():
+    """Issue 7, item 8: channels_redis pops with a 5 s timeout; with redis-py's default
+    5 s socket timeout every socket that heard nothing for 5 s was closed with 1011."""
+    table_id, game_id, cookies = await setup_two_player_table()
+    sockets = {}
+    try:
+        for seat, cookie in cookies.items():
+            communicator = WebsocketCommunicator(
+                application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+            )
+            connected, _ = await communicator.connect()
+            assert connected
+            assert MOVES_RE.search(await communicator.receive_from(timeout=5))
+            sockets[seat] = communicator
+        await asyncio.sleep(IDLE_SECONDS)  # nobody moves, no group message for anyone
+        for communicator in sockets.values():
+            await drain(communicator)  # raises if the socket's consumer died
+            assert not communicator.future.done(), "the idle socket was closed"
+        game, position = await game_state(game_id)
+        assert game.move_count == 0
+        seat = position.to_move()[0]
+        action = bots.get_bot("heuristic", seed=1).choose(position.view(seat))
+        await sockets[seat].send_to(text_data=json.dumps({"action": action, "seat": str(seat)}))
+        for other, communicator in sockets.items():
+            shown = 0
+            deadline = time.monotonic() + 10
+            while shown < 1 and time.monotonic() < deadline:
+                frame = await communicator.receive_from(timeout=10)
+                shown = max([shown, *map(int, MOVES_RE.findall(frame))])
+            assert shown == 1, f"seat {other} did not see the move"
+    finally:
+        for communicator in sockets.values():
+            await communicator.disconnect()

@@ -1,0 +1,662 @@
+"""Load test of a RUNNING site: bot players over real websockets (`manage.py loadtest`).
+
+    python manage.py loadtest --url http://127.0.0.1:8000 --tables 50 --seats 2 --duration 30 --pace 2
+
+What it does:
+
+1. Setup, over HTTP only, as people would: every player becomes a guest
+   (POST /guest/ with the CSRF token of the home page: no password hashing;
+   that also opens a private table against a bot, which is left alone) or,
+   with `--signup`, signs up through the sign-up form; the first player of
+   each table opens a public table of `--seats` (POST /tables/new/), the
+   others take its seats (POST /t/<id>/join/); the last one deals.
+2. Play: every seat of a table opens ws/table/<id>/ with its session cookie.
+   Tables are spread over `--processes` client processes (each one asyncio
+   loop, the `websockets` library). Each table acts once per `--pace` seconds
+   (its first action at a random phase): a seat whose page shows legal moves
+   (the data-action / data-targets of its hand and buttons in its own state
+   fragment) sends one of them as {"action": ...}, as a click does; the time
+   from that send to the moment EVERY seat's socket shows the new move count
+   is the action's latency. A table whose action is not over when its next
+   one is due acts as soon as it is (it is late: counted). A finished game is
+   dealt again by its host (POST /t/<id>/start/), outside the timing.
+3. Check: every move the clients saw accepted must be in the game's move log
+   exactly once, at the number they saw, and the log must hold nothing else
+   (`lost` counts moves missing, doubled or foreign). The check reads the
+   database with the ORM: this command's own settings (run it with the
+   server's DATABASE_URL / SQLITE_PATH), or `--database-url` (the command
+   runs itself again with that DATABASE_URL). The record pages show a game's
+   moves only once it is over, so they cannot check a game cut off mid-play.
+
+Errors: refused actions, actions with no update within `--timeout`, sockets
+closed by the server, failed HTTP calls. The last line of the report is
+`actions_per_s=<n> p99_ms=<n> lost=<n>`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import http.cookiejar
+import json
+import multiprocessing
+import os
+import queue
+import random
+import re
+import secrets
+import statistics
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+STATE_RE = re.compile(rb'data-game="(\d*)" data-moves="(\d*)"')
+ERROR_RE = re.compile(rb'<div id="table-error"[^>]*>(.*?)</div>', re.S)
+TAG_RE = re.compile(rb"<(?:button|input)\b[^>]*>")
+ACTION_RE = re.compile(rb'data-action="([^"]+)"')
+TARGETS_RE = re.compile(rb'data-targets="([^"]+)"')
+CARD_RE = re.compile(rb'data-card="([^"]+)"')
+RESULT_MARK = b'class="t-result"'
+TABLE_URL_RE = re.compile(r"/table/(\d+)/")
+CSRF_COOKIE = "csrftoken"
+SESSION_COOKIE = "sessionid"
+CHILD = "DURAK_LOADTEST_CHECK"  # set in a re-run that only checks the logs of another database
+
+
+class LoadFailed(Exception):
+    """The load test could not run (the site did not answer, a sign-up failed...)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    url: str
+    tables: int = 10
+    seats: int = 2
+    duration: float = 20.0
+    pace: float = 1.0
+    processes: int = 2
+    timeout: float = 10.0
+    signup: bool = False
+    warmup: float = 3.0  # seconds of play before the measured window
+    seed: int | None = None
+
+    def __post_init__(self):
+        if not 2 <= self.seats <= 6:
+            raise LoadFailed("tables seat 2 to 6 players")
+        if self.tables < 1 or self.duration <= 0 or self.pace <= 0 or self.processes < 1:
+            raise LoadFailed("tables, duration, pace and processes must be positive")
+        parts = urllib.parse.urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise LoadFailed(f"--url must be http(s)://host:port, got {self.url!r}")
+
+    @property
+    def base(self) -> str:
+        return self.url.rstrip("/")
+
+    @property
+    def ws_base(self) -> str:
+        parts = urllib.parse.urlsplit(self.base)
+        return ("wss" if parts.scheme == "https" else "ws") + "://" + parts.netloc
+
+
+# ------------------------------------------------------------------ players over HTTP
+
+
+class Browser:
+    """One person's cookies and forms, over plain HTTP (urllib)."""
+
+    def __init__(self, base: str, timeout: float = 30.0):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.timeout = timeout
+
+    def cookie(self, name: str) -> str:
+        for c in self.jar:
+            if c.name == name:
+                return c.value
+        return ""
+
+    def get(self, path: str) -> tuple[str, str]:
+        with self.opener.open(self.base + path, timeout=self.timeout) as response:
+            return response.geturl(), response.read().decode()
+
+    def post(self, path: str, fields: dict) -> str:
+        """POST a form with the CSRF token; the final URL after redirects."""
+        token = self.cookie(CSRF_COOKIE)
+        if not token:
+            self.get("/")  # every page with a form sets the CSRF cookie
+            token = self.cookie(CSRF_COOKIE)
+        data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token}).encode()
+        request = urllib.request.Request(
+            self.base + path, data=data, headers={"Referer": self.base + path, "X-CSRFToken": token}
+        )
+        with self.opener.open(request, timeout=self.timeout) as response:
+            response.read()
+            return response.geturl()
+
+    def become_guest(self) -> None:
+        self.get("/")
+        self.post("/guest/", {})
+        if not self.cookie(SESSION_COOKIE):
+            raise LoadFailed("the guest sign-in gave no session cookie (SESSION_COOKIE_SECURE over http?)")
+
+    def sign_up(self, name: str) -> None:
+        self.get("/signup/")
+        password = secrets.token_urlsafe(12)
+        self.post("/signup/", {"username": name, "password1": password, "password2": password})
+        if not self.cookie(SESSION_COOKIE):
+            raise LoadFailed("the sign-up gave no session cookie")
+
+
+def open_table(options: Options, run_tag: str) -> dict:
+    """Seat `options.seats` new players at a new public table (dealt by the last join)."""
+    people = []
+    for i in range(options.seats):
+        browser = Browser(options.base)
+        if options.signup:
+            browser.sign_up(f"lt-{run_tag}-{secrets.token_hex(4)}-{i}")
+        else:
+            browser.become_guest()
+        people.append(browser)
+    host = people[0]
+    host.get("/tables/new/")
+    landed = host.post(
+        "/tables/new/",
+        {
+            "variant": "podkidnoy",
+            "players": options.seats,
+            "deck": 36,
+            "first_bout_limit": 5,
+            "throw_in": "all",
+            "turn_seconds": "",
+            "visibility": "public",
+            "bot_level": "",
+        },
+    )
+    found = TABLE_URL_RE.search(landed)
+    if not found:
+        raise LoadFailed(f"opening a table did not lead to its page (landed on {landed})")
+    table_id = int(found.group(1))
+    for browser in people[1:]:
+        browser.post(f"/t/{table_id}/join/", {})
+    return {"table": table_id, "people": people}
+
+
+# ------------------------------------------------------------------ one seat's socket
+
+
+def legal_actions(frame: bytes) -> list[str]:
+    """What a click may send, from the seat's own state fragment: the data-action of its
+    buttons and hand cards, and "defend <target> with <card>" for every data-targets."""
+    found = []
+    for tag in TAG_RE.findall(frame):
+        action = ACTION_RE.search(tag)
+        if action:
+            found.append(html.unescape(action.group(1).decode()))
+        targets = TARGETS_RE.search(tag)
+        card = CARD_RE.search(tag)
+        if targets and card:
+            code = card.group(1).decode()
+            found += [f"defend {t} with {code}" for t in targets.group(1).decode().split()]
+    return list(dict.fromkeys(found))
+
+
+class Seat:
+    """One player's websocket; tracks the game and move count its page shows."""
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.game: int | None = None
+        self.moves = -1
+        self.legal: list[str] = []
+        self.over = False
+        self.closed = False
+        self.changed = asyncio.Event()
+        self.errors: asyncio.Queue[str] = asyncio.Queue()
+        self.task = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, options: Options, table_id: int, session: str) -> Seat:
+        from websockets.asyncio.client import connect
+
+        connection = await connect(
+            f"{options.ws_base}/ws/table/{table_id}/",
+            origin=options.base,
+            additional_headers={"Cookie": f"{SESSION_COOKIE}={session}"},
+            compression=None,
+            ping_interval=None,
+            close_timeout=1,
+            open_timeout=options.timeout * 3,
+            proxy=None,
+            max_size=2**22,
+        )
+        return cls(connection)
+
+    async def _read(self):
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for payload in self.connection:
+                if isinstance(payload, str):
+                    payload = payload.encode()
+                found = STATE_RE.search(payload)
+                if found:
+                    game, moves = found.groups()
+                    self.game = int(game) if game else None
+                    self.moves = int(moves) if moves else 0
+                    self.legal = legal_actions(payload)
+                    self.over = RESULT_MARK in payload
+                error = ERROR_RE.search(payload)
+                if error:
+                    self.errors.put_nowait(html.unescape(error.group(1).decode()).strip())
+                self.changed.set()
+        except (ConnectionClosed, OSError):
+            pass
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    async def wait_for(self, test, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not test():
+            if self.closed:
+                return False
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return test()
+        return True
+
+    async def close(self):
+        await self.connection.close()
+        self.task.cancel()
+
+
+# ------------------------------------------------------------------ one table
+
+
+@dataclass
+class Tally:
+    latencies_ms: list = field(default_factory=list)  # actions in the measured window
+    actions: int = 0
+    late: int = 0
+    refused: int = 0
+    timeouts: int = 0
+    closed: int = 0
+    stuck: int = 0
+    http_errors: int = 0
+    deals: int = 0
+    # {game_id: {move number: [seat, action]}}: moves the clients saw accepted
+    seen: dict = field(default_factory=dict)
+    # {game_id: [[seat, action], ...]}: sent, never confirmed (a timeout): may or may not be logged
+    unconfirmed: dict = field(default_factory=dict)
+    games: set = field(default_factory=set)
+
+
+class TableDriver:
+    def __init__(self, options: Options, info: dict, tally: Tally, rng: random.Random):
+        self.options = options
+        self.table_id = info["table"]
+        self.host = info["people"][0]
+        self.sessions = [b.cookie(SESSION_COOKIE) for b in info["people"]]
+        self.tally = tally
+        self.rng = rng
+        self.seats: list[Seat] = []
+
+    async def connect(self):
+        self.seats = [await Seat.open(self.options, self.table_id, s) for s in self.sessions]
+        ok = await asyncio.gather(*(s.wait_for(lambda s=s: s.game is not None, self.options.timeout) for s in self.seats))
+        if not all(ok):
+            raise LoadFailed(f"table {self.table_id}: a seat saw no game")
+
+    async def close(self):
+        for s in self.seats:
+            await s.close()
+
+    def in_step(self) -> bool:
+        first = self.seats[0]
+        return all(s.game == first.game and s.moves == first.moves for s in self.seats)
+
+    async def play(self, start: float, measure_from: float, stop: float):
+        """Act once per pace until `stop` (perf_counter times); count what happens."""
+        pace = self.options.pace
+        due = start + self.rng.random() * pace
+        while True:
+            now = time.perf_counter()
+            if due >= stop:
+                return
+            if due > now:
+                await asyncio.sleep(due - now)
+            elif now - due > pace / 2:
+                if due >= measure_from:
+                    self.tally.late += 1
+            due += pace
+            if any(s.closed for s in self.seats):
+                self.tally.closed += 1
+                return
+            await self.one_action(measured=time.perf_counter() >= measure_from)
+
+    async def one_action(self, measured: bool):
+        timeout = self.options.timeout
+        if not self.in_step():
+            ok = await asyncio.gather(*(s.wait_for(self.in_step, timeout) for s in self.seats))
+            if not all(ok):
+                self.tally.timeouts += 1
+                return
+        first = self.seats[0]
+        game, moves = first.game, first.moves
+        self.tally.games.add(game)
+        if any(s.over for s in self.seats):
+            await self.deal_again(game)
+            return
+        movers = [(i, s) for i, s in enumerate(self.seats) if s.legal]
+        if not movers:
+            self.tally.stuck += 1
+            return
+        number, seat = self.rng.choice(movers)
+        action = self.choose(seat.legal)
+        while not seat.errors.empty():
+            seat.errors.get_nowait()
+        sent = time.perf_counter()
+        await seat.connection.send(json.dumps({"action": action}))
+
+        def reached() -> bool:
+            return all((s.game == game and s.moves > moves) or s.game != game for s in self.seats)
+
+        async def refusal() -> str:
+            while True:
+                text = await seat.errors.get()
+                if text:
+                    return text
+
+        everyone = asyncio.gather(*(s.wait_for(reached, timeout) for s in self.seats))
+        refused = asyncio.ensure_future(refusal())
+        done, _ = await asyncio.wait({everyone, refused}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        refused.cancel()
+        if refused in done and not refused.cancelled():
+            everyone.cancel()
+            self.tally.refused += 1
+            return
+        if everyone not in done or not all(everyone.result()):
+            everyone.cancel()
+            self.tally.timeouts += 1
+            self.tally.unconfirmed.setdefault(game, []).append([number, action])
+            return
+        elapsed_ms = (time.perf_counter() - sent) * 1000
+        self.tally.seen.setdefault(game, {})[moves] = [number, action]
+        self.tally.actions += 1
+        if measured:
+            self.tally.latencies_ms.append(elapsed_ms)
+
+    def choose(self, legal: list[str]) -> str:
+        """Mostly the first card a person would play; taking only now and then."""
+        keep = [a for a in legal if a != "take"]
+        if keep and (len(keep) == len(legal) or self.rng.random() < 0.85):
+            return self.rng.choice(keep)
+        return self.rng.choice(legal)
+
+    async def deal_again(self, game: int):
+        try:
+            await asyncio.to_thread(self.host.post, f"/t/{self.table_id}/start/", {})
+        except (urllib.error.URLError, OSError):
+            self.tally.http_errors += 1
+            return
+        self.tally.deals += 1
+        ok = await asyncio.gather(
+            *(s.wait_for(lambda s=s: s.game != game and not s.over, self.options.timeout) for s in self.seats)
+        )
+        if not all(ok):
+            self.tally.timeouts += 1
+
+
+# ------------------------------------------------------------------ client processes
+
+
+def client_process(index: int, options: Options, count: int, ready, go, results) -> None:
+    """One client process: set up its tables over HTTP, then play them on one event loop."""
+    rng = random.Random(None if options.seed is None else options.seed * 1000 + index)
+    tally = Tally()
+    run_tag = secrets.token_hex(3)
+    try:
+        infos = [open_table(options, run_tag) for _ in range(count)]
+        tally_or_error = asyncio.run(_play(options, infos, tally, rng, ready, go))
+    except Exception as error:  # reported to the parent, which fails the run
+        ready.put((index, f"{type(error).__name__}: {error}"))
+        results.put((index, {"error": f"{type(error).__name__}: {error}"}))
+        return
+    results.put((index, tally_or_error))
+
+
+async def _play(options, infos, tally, rng, ready, go):
+    drivers = [TableDriver(options, info, tally, rng) for info in infos]
+    for driver in drivers:
+        await driver.connect()
+    ready.put((os.getpid(), ""))
+    start_wall = await asyncio.to_thread(go.get)  # the common start, wall clock
+    start = time.perf_counter() + (start_wall - time.time())
+    measure_from = start + options.warmup
+    stop = measure_from + options.duration
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    cpu0 = time.process_time()
+    await asyncio.gather(*(d.play(start, measure_from, stop) for d in drivers))
+    cpu = time.process_time() - cpu0
+    for driver in drivers:
+        await driver.close()
+    return {
+        "latencies_ms": tally.latencies_ms,
+        "actions": tally.actions,
+        "measured": len(tally.latencies_ms),
+        "late": tally.late,
+        "refused": tally.refused,
+        "timeouts": tally.timeouts,
+        "closed": tally.closed,
+        "stuck": tally.stuck,
+        "http_errors": tally.http_errors,
+        "deals": tally.deals,
+        "seen": {str(g): moves for g, moves in tally.seen.items()},
+        "unconfirmed": {str(g): moves for g, moves in tally.unconfirmed.items()},
+        "games": sorted(g for g in tally.games if g is not None),
+        "client_cpu_s": cpu,
+    }
+
+
+def run(options: Options, write) -> dict:
+    """Set up, play and collect; the move-log check is `check_logs` (needs Django)."""
+    context = multiprocessing.get_context("spawn")  # the clients need nothing of Django
+    processes = min(options.processes, options.tables)
+    shares = [options.tables // processes + (1 if i < options.tables % processes else 0) for i in range(processes)]
+    ready, go, results = context.Queue(), context.Queue(), context.Queue()
+    workers = [
+        context.Process(target=client_process, args=(i, options, shares[i], ready, go, results), daemon=True)
+        for i in range(processes)
+    ]
+    write(
+        f"loadtest: {options.tables} tables of {options.seats} ({options.tables * options.seats} players) "
+        f"against {options.base}, one action per table every {options.pace:g} s, "
+        f"{options.warmup:g} s warm-up + {options.duration:g} s measured, {processes} client processes"
+    )
+    setup_started = time.monotonic()
+    for w in workers:
+        w.start()
+    try:
+        for _ in workers:
+            try:
+                _, problem = ready.get(timeout=60 + 2.0 * options.tables * options.seats)
+            except queue.Empty:
+                raise LoadFailed("the client processes did not get ready (setup too slow?)") from None
+            if problem:
+                raise LoadFailed(f"setup failed: {problem}")
+        write(f"setup: {time.monotonic() - setup_started:.1f} s (sign-ins, tables, sockets)")
+        start_at = time.time() + 0.5
+        for _ in workers:
+            go.put(start_at)
+        collected = {}
+        wait = options.warmup + options.duration + 3 * options.timeout + 60
+        for _ in workers:
+            try:
+                index, result = results.get(timeout=wait)
+            except queue.Empty:
+                raise LoadFailed("a client process never reported") from None
+            if "error" in result:
+                raise LoadFailed(f"client {index} failed: {result['error']}")
+            collected[index] = result
+    finally:
+        for w in workers:
+            w.join(5)
+            if w.is_alive():
+                w.kill()
+    return merge(list(collected.values()), options)
+
+
+def merge(parts: list[dict], options: Options) -> dict:
+    latencies = [x for p in parts for x in p["latencies_ms"]]
+    seen, unconfirmed = {}, {}
+    for p in parts:
+        for g, moves in p["seen"].items():
+            seen.setdefault(g, {}).update(moves)
+        for g, moves in p["unconfirmed"].items():
+            unconfirmed.setdefault(g, []).extend(moves)
+    counts = {k: sum(p[k] for p in parts) for k in ("refused", "timeouts", "closed", "stuck", "http_errors", "late")}
+    return {
+        "options": {
+            "url": options.base,
+            "tables": options.tables,
+            "seats": options.seats,
+            "players": options.tables * options.seats,
+            "pace_s": options.pace,
+            "duration_s": options.duration,
+            "processes": len(parts),
+        },
+        "actions": sum(p["actions"] for p in parts),
+        "measured": len(latencies),
+        "actions_per_s": len(latencies) / options.duration,
+        "latency_ms": latency_summary(latencies),
+        "errors": counts,
+        "deals": sum(p["deals"] for p in parts),
+        "client_cpu_s": sum(p["client_cpu_s"] for p in parts),
+        "seen": seen,
+        "unconfirmed": unconfirmed,
+        "games": sorted({g for p in parts for g in p["games"]}),
+    }
+
+
+def pct(ordered: list, q: float) -> float:
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def latency_summary(values: list) -> dict:
+    ordered = sorted(values)
+    return {
+        "n": len(ordered),
+        "p50": round(pct(ordered, 50), 1),
+        "p95": round(pct(ordered, 95), 1),
+        "p99": round(pct(ordered, 99), 1),
+        "max": round(ordered[-1], 1) if ordered else float("nan"),
+        "mean": round(statistics.fmean(ordered), 1) if ordered else float("nan"),
+    }
+
+
+# ------------------------------------------------------------------ the move-log check (Django)
+
+
+def check_logs(seen: dict, unconfirmed: dict) -> dict:
+    """Compare what the clients saw accepted with every played game's move log.
+
+    missing: a move a client saw accepted that the log lacks (or has at another
+    number, or with another action); extra: a logged move no client sent (a
+    double, or foreign); a sent move that never came back (timeout) may be in
+    the log once: it is `late`, not extra. Also every log must number its moves
+    0..n-1 and match the game's move count."""
+    from games.models import Game, Move
+
+    missing = extra = late = gaps = 0
+    game_ids = [int(g) for g in seen]
+    counts = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "move_count"))
+    logged: dict[int, dict] = {}
+    for game_id, number, seat, action in Move.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "number", "seat", "action"
+    ):
+        logged.setdefault(game_id, {})[number] = (seat, action)
+    for game_key, moves in seen.items():
+        game_id = int(game_key)
+        log = logged.get(game_id, {})
+        if sorted(log) != list(range(len(log))) or counts.get(game_id) != len(log):
+            gaps += 1
+        pending = [list(x) for x in unconfirmed.get(game_key, [])]
+        for number_key, (seat, action) in moves.items():
+            if log.get(int(number_key)) != (int(seat), action):
+                missing += 1
+        seen_numbers = {int(n) for n in moves}
+        for number, entry in log.items():
+            if number in seen_numbers:
+                continue
+            if list(entry) in pending:
+                pending.remove(list(entry))
+                late += 1
+            else:
+                extra += 1
+    return {"games": len(seen), "missing": missing, "extra": extra, "late": late, "bad_logs": gaps}
+
+
+def report(result: dict, check: dict | None) -> str:
+    o, lat, err = result["options"], result["latency_ms"], result["errors"]
+    lost = (check["missing"] + check["extra"] + check["bad_logs"]) if check else -1
+    lines = [
+        f"players {o['players']} ({o['tables']} tables of {o['seats']}), pace {o['pace_s']:g} s, "
+        f"measured {o['duration_s']:g} s",
+        f"actions: {result['measured']} measured ({result['actions']} in all, {result['deals']} new deals), "
+        f"{result['actions_per_s']:.1f} actions/s",
+        f"latency action -> every seat updated (ms): p50 {lat['p50']} p95 {lat['p95']} p99 {lat['p99']} "
+        f"max {lat['max']} mean {lat['mean']}",
+        "errors: "
+        + ", ".join(f"{k} {v}" for k, v in err.items() if k != "late")
+        + f"; late actions (started > pace/2 after due) {err['late']}",
+        f"client CPU {result['client_cpu_s']:.1f} s",
+    ]
+    if check:
+        lines.append(
+            f"move logs: {check['games']} games checked, missing {check['missing']}, extra {check['extra']}, "
+            f"bad logs {check['bad_logs']}, sent-unconfirmed-but-logged {check['late']}"
+        )
+    else:
+        lines.append("move logs: not checked")
+    lines.append(f"actions_per_s={result['actions_per_s']:.1f} p99_ms={lat['p99']} lost={lost}")
+    return "\n".join(lines)
+
+
+def rerun_check(database_url: str, payload: dict) -> dict:
+    """Run `check_logs` in a child with DATABASE_URL=database_url (Django reads settings once)."""
+    import subprocess
+    import tempfile
+
+    from django.conf import settings
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(payload, f)
+        path = f.name
+    try:
+        env = dict(os.environ, DATABASE_URL=database_url, **{CHILD: path})
+        env.setdefault("DEBUG", "true")  # a check needs no SECRET_KEY of the site's
+        env["CELERY_EMBEDDED"] = "false"
+        out = subprocess.run(
+            [sys.executable, str(settings.BASE_DIR / "manage.py"), "loadtest", "--check-only", path],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if out.returncode:
+            raise LoadFailed(f"the move-log check failed: {out.stderr.strip()[-2000:]}")
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    finally:
+        os.unlink(path)

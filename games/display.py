@@ -1,0 +1,205 @@
+"""Words and pictures of the pages, one copy each: variant and bot names, rule
+summaries, timers, cards, move texts, outcomes, and the engine's rule errors.
+
+Pure helpers (no database, no request): the lobby, the table, the records and
+the accounts pages all use these, so a word is translated in one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+
+from games import bots, engine
+from games.engine.cards import RED_SUITS, SUIT_SYMBOLS
+
+VARIANT_NAMES = {
+    "podkidnoy": gettext_lazy("Podkidnoy"),
+    "perevodnoy": gettext_lazy("Perevodnoy"),
+}
+
+# The bot registry (games.bots.BOT_LEVELS) names its levels in English for
+# code; these are the names people read. tests/test_display.py checks that
+# every level of the registry has one.
+BOT_LABELS = {
+    "random": pgettext_lazy("bot level", "Novice"),
+    "heuristic": pgettext_lazy("bot level", "Club player"),
+}
+
+
+def variant_name(variant: str) -> str:
+    return str(VARIANT_NAMES.get(variant, variant))
+
+
+def bot_label(level: str) -> str:
+    """The level's name: "Club player"."""
+    if level in BOT_LABELS:
+        return str(BOT_LABELS[level])
+    return bots.BOT_NAMES.get(level, level)
+
+
+def bot_name(level: str) -> str:
+    """A bot as a player's name: "Bot: Club player"."""
+    return gettext("Bot: %(level)s") % {"level": bot_label(level)}
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """(level, name) of every bot level, weakest first."""
+    return [(level, bot_label(level)) for level, _name in bots.BOT_LEVELS]
+
+
+def timer_text(seconds) -> str:
+    if not seconds:
+        return gettext("no timer")
+    return gettext("%(seconds)s s per move") % {"seconds": seconds}
+
+
+def rules_summary(rules: dict) -> list[str]:
+    """The options of a table in a few words each (the variant and players said apart)."""
+    deck = rules.get("deck", 36)
+    parts = [ngettext("%(deck)s card", "%(deck)s cards", deck) % {"deck": deck}]
+    if rules.get("partners"):
+        parts.append(gettext("two pairs") if rules.get("players") == 4 else gettext("two teams of three"))
+    if rules.get("first_bout_limit", 5) == 6:
+        parts.append(gettext("6 cards in the first bout"))
+    else:
+        parts.append(gettext("5 cards in the first bout"))
+    if rules.get("throw_in") == "neighbours":
+        parts.append(gettext("neighbours throw in"))
+    else:
+        parts.append(gettext("everybody throws in"))
+    if rules.get("trump_show_transfer"):
+        parts.append(gettext("transfer by showing a trump"))
+    if rules.get("trump_six_swap"):
+        parts.append(gettext("trump six swap"))
+    return parts
+
+
+def players_text(players: int) -> str:
+    return ngettext("%(players)s player", "%(players)s players", players) % {"players": players}
+
+
+# ------------------------------------------------------------------ cards
+
+
+def suit(code: str) -> dict:
+    """A suit as the templates draw it: its letter, symbol and colour."""
+    return {"suit": code, "symbol": SUIT_SYMBOLS[code], "is_red": code in RED_SUITS}
+
+
+def card(code: str | None, trump: str | None = None) -> dict | None:
+    """A card as the templates draw it (None for no card)."""
+    if not code:
+        return None
+    letter = code[-1]
+    return {
+        "code": code,
+        "rank": code[:-1],
+        "suit": letter,
+        "symbol": SUIT_SYMBOLS[letter],
+        "is_red": letter in RED_SUITS,
+        "is_trump": letter == trump,
+    }
+
+
+def card_html(code: str) -> str:
+    """A small inline card for log lines and buttons."""
+    letter = code[-1]
+    colour = "red" if letter in RED_SUITS else "black"
+    return format_html(
+        '<span class="t-mini {}" data-card="{}">{}{}</span>', colour, code, code[:-1], SUIT_SYMBOLS[letter]
+    )
+
+
+def card_text(code: str) -> str:
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]
+
+
+def action_text(action: str) -> str:
+    """'defend 6S with 7S' -> 'covers 6♠ with 7♠' (translated)."""
+    try:
+        parsed = engine.parse_action(action)
+    except engine.IllegalAction:
+        return action
+    texts = {
+        "attack": gettext("plays %(card)s"),
+        "defend": gettext("covers %(target)s with %(card)s"),
+        "transfer": gettext("transfers with %(card)s"),
+        "show": gettext("shows the trump %(card)s to transfer"),
+        "swap": gettext("swaps %(card)s for the trump card"),
+        "take": gettext("takes the cards"),
+        "pass": gettext("passes (done)"),
+    }
+    return texts[parsed.kind] % {
+        "card": card_text(parsed.card) if parsed.card else "",
+        "target": card_text(parsed.target) if parsed.target else "",
+    }
+
+
+# ------------------------------------------------------------------ outcomes
+
+OUTCOME_WORDS = {
+    "draw": gettext_lazy("draw"),
+    "durak": gettext_lazy("durak"),
+    "lost": gettext_lazy("lost (losing side)"),
+    "won": gettext_lazy("won"),
+}
+
+
+def outcome(result: dict | None, seat: int, is_loser: bool) -> tuple[str, str]:
+    """How a finished game went for a seat: (css class, words)."""
+    result = result or {}
+    if result.get("draw"):
+        kind = "draw"
+    elif result.get("durak") == seat:
+        kind = "durak"
+    elif is_loser:
+        kind = "lost"
+    else:
+        kind = "won"
+    return kind, str(OUTCOME_WORDS[kind])
+
+
+# ------------------------------------------- rule errors in the user's language
+
+# The engine's Rules speaks English; these are its ValueError messages the
+# new-table form can meet: exact texts, then texts with numbers in them
+# (English pattern, translatable template).
+KNOWN_RULE_ERRORS = {
+    "Transfer by showing a trump exists only in perevodnoy.": gettext_lazy(
+        "Transfer by showing a trump exists only in perevodnoy."
+    ),
+}
+
+RULE_ERROR_PATTERNS = (
+    (
+        re.compile(r"^Team play needs 4 players \(two pairs\) or 6 \(two teams of three\), not (?P<players>\d+)\.$"),
+        gettext_lazy("Team play needs 4 players (two pairs) or 6 (two teams of three), not %(players)s."),
+    ),
+    (
+        re.compile(r"^A (?P<deck>\d+)-card deck seats (?P<low>\d+) to (?P<high>\d+) players, not (?P<players>\d+)\.$"),
+        gettext_lazy("A %(deck)s-card deck seats %(low)s to %(high)s players, not %(players)s."),
+    ),
+    (
+        re.compile(r"^The trump six swap needs sixes, which a (?P<deck>\d+)-card deck lacks\.$"),
+        gettext_lazy("The trump six swap needs sixes, which a %(deck)s-card deck lacks."),
+    ),
+    (
+        re.compile(r"^Durak is played by 2 to 6 players, not (?P<players>.+)\.$"),
+        gettext_lazy("Durak is played by 2 to 6 players, not %(players)s."),
+    ),
+)
+
+
+def rule_error_text(message: str) -> str:
+    """An engine `Rules` error in the active language (unknown ones as the engine words them)."""
+    message = str(message)
+    if message in KNOWN_RULE_ERRORS:
+        return str(KNOWN_RULE_ERRORS[message])
+    for pattern, template in RULE_ERROR_PATTERNS:
+        match = pattern.match(message)
+        if match:
+            return str(template) % match.groupdict()
+    return message

@@ -1,0 +1,319 @@
+"""The template context of a live table for one viewer: seats, felt, status, result, seating."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.translation import pgettext, pgettext_lazy
+
+from games import display, positions
+
+from .cards import buttons, hand_cards, table_pairs
+from .log import LOG_LIMIT, log_lines
+
+SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign")  # POST views of games/lobby
+
+ROLE_LABELS = {
+    "attacker": pgettext_lazy("role", "Attacks"),
+    "defender": pgettext_lazy("role", "Defends"),
+    "thrower": pgettext_lazy("role", "Throws in"),
+    "out": pgettext_lazy("role", "Out"),
+}
+
+
+@lru_cache(maxsize=256)
+def _table_urls(table_id: int) -> tuple:
+    urls = []
+    for name in SEAT_ACTIONS:
+        try:
+            urls.append((name, reverse(f"games:table-{name}", args=[table_id])))
+        except NoReverseMatch:
+            urls.append((name, ""))
+    return tuple(urls)
+
+
+def table_urls(table_id: int) -> dict:
+    """The lobby's seat views for this table ("" for one that does not exist)."""
+    return dict(_table_urls(table_id))
+
+
+def bot_choices() -> list[dict]:
+    return [{"level": level, "label": label} for level, label in display.bot_choices()]
+
+
+def table_summary(rules: dict) -> list[str]:
+    """The table's header line: variant, players, then the options."""
+    return [
+        display.variant_name(rules.get("variant", "")),
+        display.players_text(rules.get("players", 0)),
+        *display.rules_summary(rules),
+    ]
+
+
+# ------------------------------------------------------------------ seats
+
+
+def _seat_name(seat: dict | None, number: int) -> str:
+    if seat is None:
+        return pgettext("table", "Seat %(n)s") % {"n": number + 1}
+    if seat.get("name"):
+        return seat["name"]
+    if seat.get("bot_level"):
+        return pgettext("table", "Bot %(n)s") % {"n": number + 1}
+    return pgettext("table", "Seat %(n)s") % {"n": number + 1}
+
+
+def _slots(count: int) -> list[str]:
+    """Where opponents sit around the felt, clockwise from the viewer's left."""
+    return {
+        0: [],
+        1: ["top"],
+        2: ["top", "top"],
+        3: ["left", "top", "right"],
+        4: ["left", "top", "top", "right"],
+        5: ["left", "top", "top", "top", "right"],
+    }.get(count, ["top"] * count)
+
+
+def _role(view: dict, s: dict) -> str:
+    number = s["seat"]
+    if view["is_over"]:
+        return ""
+    if not s["in_game"]:
+        return "out"
+    if number == view["defender"]:
+        return "defender"
+    if number == view["attacker"]:
+        return "attacker"
+    if view["table"] and (s["to_move"] or s["passed"]):
+        return "thrower"
+    return ""
+
+
+def _seat_panel(view: dict, s: dict, game_seat: dict | None, viewer: int | None, trump: str) -> dict:
+    number = s["seat"]
+    role = _role(view, s)
+    rules = view["rules"]
+    bot_level = game_seat.get("bot_level") if game_seat else ""
+    return {
+        "seat": number,
+        "name": _seat_name(game_seat, number),
+        "is_bot": bool(bot_level),
+        "bot_label": display.bot_label(bot_level) if bot_level else "",
+        "autopilot": bool(game_seat and game_seat.get("autopilot")),
+        "abandoned": bool(game_seat and game_seat.get("abandoned")),
+        "count": s["cards"],
+        "backs": range(min(s["cards"], 8)),
+        "known": [display.card(c, trump) for c in s["known"]],
+        "role": role,
+        "role_label": str(ROLE_LABELS[role]) if role else "",
+        "passed": s["passed"] and not view["is_over"],
+        "place": s["place"],
+        "to_move": s["to_move"],
+        "team": s["team"],
+        "is_partner": bool(rules.get("partners"))
+        and viewer is not None
+        and number != viewer
+        and s["team"] == view["seats"][viewer]["team"],
+        "is_me": number == viewer,
+    }
+
+
+# ------------------------------------------------------------------ the whole context
+
+
+def _iso_ms(value: str | None) -> tuple[str, float | None]:
+    if not value:
+        return "", None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return "", None
+    return moment.isoformat(timespec="milliseconds"), moment.timestamp()
+
+
+def table_context(
+    snapshot: dict,
+    viewer_seat: int | None,
+    events=(),
+    *,
+    viewer_id=None,
+    now=None,
+    log_limit: int = LOG_LIMIT,
+    log_memo: dict | None = None,
+) -> dict:
+    """The template context of a table for one viewer (None: a spectator).
+
+    The snapshot (`selectors.table_snapshot`) holds the full engine state; this
+    reads it ONLY through `Game.view(viewer_seat)` and (the log)
+    `engine.event_for(event, viewer_seat)`, so whatever the templates print is
+    what that seat may know. `log_memo`: see `log.log_lines` (a live consumer
+    passes its own dict).
+    """
+    table = snapshot["table"]
+    game = snapshot.get("game")
+    context = {
+        "table": table,
+        "rules_summary": table_summary(table["rules"]),
+        "viewer_seat": viewer_seat,
+        "viewer_id": viewer_id,
+        "is_spectator": viewer_seat is None,
+        "is_host": viewer_id is not None and viewer_id == table.get("host_id"),
+        "signed_in": viewer_id is not None,
+        "game": None,
+        "view": None,
+        "log": [],
+    }
+    context["seating"] = _seating(snapshot, viewer_id, context["is_host"])
+    context["urls"] = table_urls(table["id"])
+    context["bot_choices"] = bot_choices()
+    if game is None:
+        return context
+
+    position = positions.shared_position(game["state_json"])  # shared and read-only
+    if viewer_seat is not None and not 0 <= viewer_seat < position.n:
+        viewer_seat = None
+    view = position.view(viewer_seat)
+    final_result = position.result() if position.is_over else None  # public once over
+    del position  # nothing below may look past the view
+    trump = view["trump"]
+    game_seats = {s["number"]: s for s in game["seats"]}
+    names = {n: _seat_name(game_seats.get(n), n) for n in range(len(view["seats"]))}
+    panels = [_seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump) for s in view["seats"]]
+    n = len(panels)
+    bottom = viewer_seat if viewer_seat is not None else 0
+    others = [panels[(bottom + i) % n] for i in range(1, n)]
+    for panel, slot in zip(others, _slots(len(others))):
+        panel["slot"] = slot
+    legal = view["legal_actions"]
+
+    over = view["is_over"] or game.get("status") == "finished"
+    deadline, deadline_ts = _iso_ms(game.get("deadline"))
+    now = now or timezone.now()
+    seconds_left = None
+    if deadline_ts is not None and not over and view["to_move"]:
+        seconds_left = max(0, int(round(deadline_ts - now.timestamp())))
+    else:
+        deadline = ""
+
+    me = panels[viewer_seat] if viewer_seat is not None else None
+    my_turn = viewer_seat is not None and viewer_seat in view["to_move"]
+    waiting_for = [names[s] for s in view["to_move"] if s != viewer_seat]
+    lines = log_lines(events, viewer_seat, names, log_memo)
+    context.update(
+        {
+            "game": {
+                "id": game["id"],
+                "number": game["number"],
+                "status": game["status"],
+                "over": over,
+                "move_count": game["move_count"],
+                "seed_hash": game.get("seed_hash"),
+                "seed": game.get("seed") if over else None,
+                "turn_seconds": game.get("turn_seconds"),
+            },
+            "view": view,
+            "trump": display.suit(trump),
+            "trump_card": display.card(view["trump_card"], trump),
+            "trump_card_in_stock": view["trump_card_in_stock"],
+            "stock_size": view["stock_size"],
+            "stock_backs": range(min(view["stock_size"] - (1 if view["trump_card_in_stock"] else 0), 3)),
+            "discard_size": view["discard_size"],
+            "panels": panels,
+            "me": me,
+            "bottom": panels[bottom] if viewer_seat is None else None,
+            "opponents": others,
+            "opponents_left": [p for p in others if p["slot"] == "left"],
+            "opponents_top": [p for p in others if p["slot"] == "top"],
+            "opponents_right": [p for p in others if p["slot"] == "right"],
+            "hand": hand_cards(view["hand"], legal, trump) if viewer_seat is not None else [],
+            "pairs": table_pairs(view["table"], legal, trump),
+            "attack_limit": view["attack_limit"],
+            "buttons": buttons(legal, view["taking"], trump),
+            "legal_actions": legal,
+            "my_turn": my_turn,
+            "to_move_names": waiting_for,
+            "status_text": _status(view, viewer_seat, my_turn, waiting_for, over),
+            "deadline": deadline,
+            "seconds_left": seconds_left,
+            "log": lines[-log_limit:],
+            "result": _result(game.get("result") or final_result or {}, game, names) if over else None,
+        }
+    )
+    return context
+
+
+def _status(view, viewer_seat, my_turn, waiting_for, over) -> str:
+    if over:
+        return pgettext("table", "Game over")
+    if my_turn:
+        if not view["table"]:
+            return pgettext("table", "Your move: lead a card")
+        if viewer_seat == view["defender"]:
+            return pgettext("table", "Your move: beat the cards or take them")
+        return pgettext("table", "Your move: throw in or say you are done")
+    if waiting_for:
+        return pgettext("table", "Waiting for %(names)s") % {"names": ", ".join(waiting_for)}
+    return ""
+
+
+def _result(result: dict, game: dict, names: dict) -> dict:
+    abandoned = {s["number"] for s in game["seats"] if s.get("abandoned")}
+    places = sorted(((int(s), p) for s, p in (result.get("places") or {}).items()), key=lambda sp: (sp[1], sp[0]))
+    losers = result.get("losers") or []
+    return {
+        "places": [
+            {"seat": s, "name": names.get(s, "?"), "place": p, "is_loser": s in losers, "abandoned": s in abandoned}
+            for s, p in places
+        ],
+        "draw": bool(result.get("draw")),
+        "durak": names.get(result["durak"]) if result.get("durak") is not None else None,
+        "losers": [names.get(s, "?") for s in losers],
+        "pair": len(losers) > 1,
+    }
+
+
+def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
+    """The seats before a deal (and between games), with what the viewer may do."""
+    table = snapshot["table"]
+    game = snapshot.get("game")
+    seated = viewer_id is not None and any(s.get("user_id") == viewer_id for s in snapshot["seats"])
+    open_table = table["status"] in ("waiting", "finished")
+    seats = []
+    for s in snapshot["seats"]:
+        empty = not s.get("user_id") and not s.get("bot_level")
+        seats.append(
+            {
+                "number": s["number"],
+                "label": s["number"] + 1,
+                "name": _seat_name(s, s["number"]) if not empty else "",
+                "is_me": viewer_id is not None and s.get("user_id") == viewer_id,
+                "is_bot": bool(s.get("bot_level")) and not s.get("user_id"),
+                "bot_label": display.bot_label(s["bot_level"]) if s.get("bot_level") else "",
+                "empty": empty,
+                "can_join": open_table
+                and table["status"] == "waiting"
+                and empty
+                and viewer_id is not None
+                and not seated,
+                "can_set_bot": open_table and is_host and empty and not table.get("rated"),
+                "can_remove_bot": open_table and is_host and bool(s.get("bot_level")) and not s.get("user_id"),
+            }
+        )
+    playing = bool(game and game.get("status") == "playing")
+    return {
+        "show": not playing and table["status"] != "closed",
+        "seats": seats,
+        "seated": seated,
+        "can_leave": seated and not playing,
+        "can_resign": playing
+        and viewer_id is not None
+        and any(s.get("user_id") == viewer_id and not s.get("autopilot") for s in game["seats"]),
+        "can_start": open_table and seated and (is_host or table["status"] == "finished"),
+        "play_again": table["status"] == "finished",
+        "free_seats": sum(1 for s in seats if s["empty"]),
+        "closed": table["status"] == "closed",
+    }

@@ -1,0 +1,135 @@
+"""The table's log: engine events, redacted for one viewer, as translated HTML lines."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, pgettext
+
+from games import engine
+from games.display import card_html
+
+LOG_LIMIT = 30  # log lines a table shows
+
+
+def _names_html(numbers, names) -> str:
+    return format_html_join(", ", "<b>{}</b>", ((names.get(n, "?"),) for n in numbers))
+
+
+def log_line(event: dict, names: dict[int, str]) -> str:
+    """One event, already redacted for the viewer, as a translated HTML line."""
+    key = json.dumps(event, sort_keys=True, default=str)
+    return _log_line(get_language(), key, tuple(sorted(names.items())))
+
+
+@lru_cache(maxsize=4096)
+def _log_line(language: str, event_json: str, names: tuple) -> str:
+    return _format_log_line(json.loads(event_json), dict(names))
+
+
+def _format_log_line(event: dict, names: dict[int, str]) -> str:
+    kind = event.get("type")
+
+    def who(key="seat"):
+        return format_html("<b>{}</b>", names.get(event.get(key), "?"))
+
+    def cards(codes):
+        return format_html_join(" ", "{}", ((card_html(c),) for c in codes))
+
+    if kind == "attack":
+        return format_html(pgettext("table", "{name} plays {card}"), name=who(), card=card_html(event["card"]))
+    if kind == "defend":
+        return format_html(
+            pgettext("table", "{name} beats {target} with {card}"),
+            name=who(),
+            target=card_html(event["target"]),
+            card=card_html(event["card"]),
+        )
+    if kind == "transfer":
+        return format_html(
+            pgettext("table", "{name} transfers with {card} to {other}"),
+            name=who(),
+            card=card_html(event["card"]),
+            other=who("defender"),
+        )
+    if kind == "show":
+        return format_html(
+            pgettext("table", "{name} shows {card} and transfers to {other}"),
+            name=who(),
+            card=card_html(event["card"]),
+            other=who("defender"),
+        )
+    if kind == "take":
+        return format_html(pgettext("table", "{name} takes the cards"), name=who())
+    if kind == "pass":
+        return format_html(pgettext("table", "{name} has nothing to add"), name=who())
+    if kind == "swap":
+        return format_html(
+            pgettext("table", "{name} swaps {card} for the trump card {took}"),
+            name=who(),
+            card=card_html(event["card"]),
+            took=card_html(event["took"]),
+        )
+    if kind == "bout_end":
+        if event.get("result") == "pick_up":
+            return format_html(
+                pgettext("table", "{name} picks up {cards}"), name=who("defender"), cards=cards(event.get("cards", []))
+            )
+        return format_html("{}", pgettext("table", "Beaten: the cards go to the discard pile"))
+    if kind == "bout_start":
+        return format_html(
+            pgettext("table", "New bout: {name} attacks {other}"), name=who("attacker"), other=who("defender")
+        )
+    if kind == "draw":
+        if "cards" in event:
+            return format_html(pgettext("table", "{name} draws {cards}"), name=who(), cards=cards(event["cards"]))
+        return format_html(
+            pgettext("table", "{name} draws cards from the stock: {count}"), name=who(), count=event.get("count", 0)
+        )
+    if kind == "left":
+        return format_html(
+            pgettext("table", "{name} is out of the game: place {place}"), name=who(), place=event.get("place")
+        )
+    if kind == "game_over":
+        if event.get("draw"):
+            return format_html("{}", pgettext("table", "Game over: a draw"))
+        if event.get("durak") is not None:
+            return format_html(pgettext("table", "Game over: {name} is the durak"), name=who("durak"))
+        return format_html(
+            pgettext("table", "Game over: {names} lose"), names=_names_html(event.get("losers", []), names)
+        )
+    if kind == "deal":
+        return format_html("{}", pgettext("table", "The cards are dealt"))
+    return ""
+
+
+def log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -> list[str]:
+    """The events' log lines, each redacted for the viewer (`engine.event_for`).
+
+    `memo` (optional, owned by the caller, e.g. one websocket consumer) keeps the
+    line of each event object it has already formatted for this viewer, language
+    and names, so a live table formats only the new events of each update.
+    """
+    language, names_key = get_language(), tuple(sorted(names.items()))
+    lines = []
+    seen = {} if memo is not None else None
+    for event in events:
+        line = None
+        if memo is not None:
+            hit = memo.get(id(event))
+            # (the entry holds the event itself, so its id cannot have been reused)
+            if hit is not None and hit[0] is event and hit[1:4] == (viewer_seat, language, names_key):
+                line = hit[4]
+        if line is None:
+            redacted = engine.event_for(event, viewer_seat)
+            line = _log_line(language, json.dumps(redacted, sort_keys=True, default=str), names_key)
+        if seen is not None:
+            seen[id(event)] = (event, viewer_seat, language, names_key, line)
+        if line:
+            lines.append(line)
+    if memo is not None:
+        memo.clear()
+        memo.update(seen)
+    return lines

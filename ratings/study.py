@@ -1,0 +1,716 @@
+"""Which rating model predicts Durak results best: a simulation study (pure Python, no Django).
+
+A population of simulated players with a hidden, known skill plays thousands of
+games with the real engine; each skill is the chance that the player makes the
+heuristic bot's move instead of a random legal one. The rating models then see
+the results in the order the games were played and, on the held-out last part
+of them, predict every game before they learn its result (online evaluation).
+
+    population = make_population(200, seed=1)
+    plans = plan_games(population, 20_000, seed=1)
+    records = simulate(plans, workers=2)
+    results = evaluate(population, records, default_raters())
+
+`python manage.py rating_study` runs it and prints the table for docs/ratings.md.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import itertools
+import json
+import math
+import multiprocessing
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from games.bots import get_bot
+from games.bots.arena import play_game
+from games.engine import Rules
+
+VARIANTS = ("podkidnoy", "perevodnoy")
+
+# (kind, players, partners, weight): how often each table is drawn. Two-player
+# tables dominate a Durak club; 2v2 is the team game (R2).
+TABLE_KINDS = (
+    ("2", 2, False, 30),
+    ("3", 3, False, 15),
+    ("4", 4, False, 12),
+    ("2v2", 4, True, 20),
+    ("5", 5, False, 10),
+    ("6", 6, False, 13),
+)
+_KIND = {kind: (players, partners) for kind, players, partners, _ in TABLE_KINDS}
+
+HOLDOUT = 0.25
+# Players present when the club opens; the others join at random moments of the
+# first 80 % of the games, so the held-out games also rate newcomers.
+FOUNDERS = 0.6
+
+_P_FLOOR = 1e-15
+
+
+# --------------------------------------------------------------- population
+
+
+@dataclass(frozen=True)
+class SimPlayer:
+    """A simulated member: `skill` is the chance of playing the heuristic bot's move."""
+
+    id: int
+    skill: float
+    activity: float  # relative chance of being drawn for a table
+    joins: int  # index of the first game this player may sit at
+
+
+def make_population(size: int, seed: int, games: int = 20_000) -> list[SimPlayer]:
+    """`size` players with skills spread evenly over [0, 1] and uneven activity.
+
+    Activity is log-normal (a few regulars play many games, many play few),
+    like a real club; `games` only places the late joiners in time.
+    """
+    if size < 6:
+        raise ValueError(f"A study needs at least 6 players (one full table), not {size}.")
+    rng = random.Random(f"population-{seed}")
+    skills = [i / (size - 1) for i in range(size)]
+    rng.shuffle(skills)
+    founders = max(6, round(size * FOUNDERS))
+    players = []
+    for pid, skill in enumerate(skills):
+        joins = 0 if pid < founders else rng.randrange(int(games * 0.8) + 1)
+        players.append(SimPlayer(pid, skill, math.exp(rng.gauss(0.0, 0.8)), joins))
+    return players
+
+
+class MixedBot:
+    """Plays the heuristic bot's choice with probability `skill`, else a random legal action."""
+
+    def __init__(self, skill: float, seed: int):
+        self.skill = skill
+        self.rng = random.Random(seed)
+        self.heuristic = get_bot("heuristic", seed=seed)
+        self.random = get_bot("random", seed=seed + 1)
+
+    def choose(self, view: dict) -> str | None:
+        bot = self.heuristic if self.rng.random() < self.skill else self.random
+        return bot.choose(view)
+
+
+# ------------------------------------------------------------------- games
+
+
+def plan_games(population: Sequence[SimPlayer], games: int, seed: int) -> list[dict]:
+    """Who plays which table, in which order: everything a worker needs to play one game."""
+    rng = random.Random(f"plan-{seed}")
+    kinds = [k for k, *_ in TABLE_KINDS]
+    kind_weights = [w for *_, w in TABLE_KINDS]
+    by_arrival = sorted(population, key=lambda p: p.joins)
+    arrivals = [p.joins for p in by_arrival]
+    plans = []
+    for index in range(games):
+        present = by_arrival[: bisect.bisect_right(arrivals, index)]
+        kind = rng.choices(kinds, kind_weights)[0]
+        players, partners = _KIND[kind]
+        chosen = _weighted_sample(rng, present, players)
+        plans.append(
+            {
+                "kind": kind,
+                "variant": rng.choice(VARIANTS),
+                "partners": partners,
+                "seats": [p.id for p in chosen],
+                "skills": [p.skill for p in chosen],
+                "seed": rng.getrandbits(48),
+                "dealer": rng.randrange(players),
+            }
+        )
+    return plans
+
+
+def _weighted_sample(rng: random.Random, players: Sequence[SimPlayer], k: int) -> list[SimPlayer]:
+    # Efraimidis-Spirakis: k distinct players, each drawn in proportion to activity.
+    keyed = sorted(players, key=lambda p: rng.random() ** (1.0 / p.activity), reverse=True)
+    return keyed[:k]
+
+
+def play_planned(plan: dict) -> dict:
+    """Play one planned game with the engine and return its record (places per seat, losers)."""
+    n = len(plan["seats"])
+    rules = Rules(variant=plan["variant"], players=n, partners=plan["partners"])
+    bots = [MixedBot(skill, plan["seed"] * 16 + 2 * seat) for seat, skill in enumerate(plan["skills"])]
+    game = play_game(rules, bots, seed=plan["seed"], dealer=plan["dealer"])
+    places = game.places
+    return {
+        "kind": plan["kind"],
+        "variant": plan["variant"],
+        "partners": plan["partners"],
+        "seats": list(plan["seats"]),
+        "places": [places[seat] for seat in range(n)],
+        "losers": sorted(game.losers),
+    }
+
+
+def simulate(plans: Sequence[dict], workers: int = 1, progress: Callable[[int], None] | None = None) -> list[dict]:
+    """Play every plan, in order; `workers` > 1 uses that many processes."""
+    if workers < 1:
+        raise ValueError(f"At least one worker is needed, not {workers}.")
+    records = []
+    if workers == 1:
+        played: Iterable[dict] = map(play_planned, plans)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        played = pool.imap(play_planned, plans, chunksize=64)
+    try:
+        for record in played:
+            records.append(record)
+            if progress is not None:
+                progress(len(records))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return records
+
+
+def save_games(path: str, population: Sequence[SimPlayer], records: Sequence[dict], meta: dict) -> None:
+    data = {"meta": meta, "population": [asdict(p) for p in population], "games": list(records)}
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        json.dump(data, f, separators=(",", ":"))
+
+
+def load_games(path: str) -> tuple[list[SimPlayer], list[dict], dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    return [SimPlayer(**p) for p in data["population"]], data["games"], data["meta"]
+
+
+def sides_and_ranks(record: dict) -> tuple[list[list[int]], list[int]]:
+    """The sides of a game (lists of player ids) and their ranks (lower is better, equal is a tie).
+
+    Without partners every seat is a side ranked by its place (shared places
+    are ties). With partners the two teams (seats 0+2 against 1+3, R2) are the
+    sides: the team holding the losers is second, a draw (no losers) ties them.
+    """
+    seats, places = record["seats"], record["places"]
+    if not record["partners"]:
+        return [[pid] for pid in seats], list(places)
+    losers = set(record["losers"])
+    sides, ranks = [], []
+    for team in (0, 1):
+        members = [s for s in range(len(seats)) if s % 2 == team]
+        sides.append([seats[s] for s in members])
+        ranks.append(2 if losers & set(members) else 1)
+    return sides, ranks
+
+
+# ------------------------------------------------------------------ raters
+
+
+class OpenSkillRater:
+    """One openskill model, one rating per (variant, player).
+
+    `rate(model, teams, ranks)` updates (ranks given as places); it may be
+    replaced by a corrected rating function with the same arguments.
+
+    Two pairwise chances are scored. `p_win` is the model's own likelihood
+    of one side finishing ahead of the other, the quantity its update is built
+    on: logistic for PlackettLuce and BradleyTerry, the normal distribution for
+    ThurstoneMosteller, over c = sqrt(sigma_a^2 + sigma_b^2 + 2 beta^2) (a
+    team's mu and sigma^2 are its members' sums). `p_win_library` is the
+    library's `predict_win` on the two sides, which uses the normal
+    distribution for every model.
+    """
+
+    def __init__(self, name: str, model, rate: Callable | None = None):
+        self.name = name
+        self.model = model
+        self.rate = rate or (lambda model, teams, ranks: model.rate(teams, ranks=ranks))
+        self.logistic = "Thurstone" not in type(model).__name__
+        self.two_beta_sq = 2.0 * model.beta**2
+        self.ratings: dict[tuple[str, int], object] = {}
+
+    def _rating(self, variant: str, pid: int):
+        key = (variant, pid)
+        rating = self.ratings.get(key)
+        if rating is None:
+            rating = self.ratings[key] = self.model.rating()
+        return rating
+
+    def p_win(self, variant: str, side_a: list[int], side_b: list[int]) -> float:
+        team_a = [self._rating(variant, p) for p in side_a]
+        team_b = [self._rating(variant, p) for p in side_b]
+        mu = sum(r.mu for r in team_a) - sum(r.mu for r in team_b)
+        c = math.sqrt(sum(r.sigma**2 for r in team_a) + sum(r.sigma**2 for r in team_b) + self.two_beta_sq)
+        if self.logistic:
+            return 1.0 / (1.0 + math.exp(-mu / c))
+        return 0.5 * math.erfc(-mu / c / math.sqrt(2.0))
+
+    def p_win_library(self, variant: str, side_a: list[int], side_b: list[int]) -> float:
+        team_a = [self._rating(variant, p) for p in side_a]
+        team_b = [self._rating(variant, p) for p in side_b]
+        return self.model.predict_win([team_a, team_b])[0]
+
+    def update(self, variant: str, sides: list[list[int]], ranks: list[int]) -> None:
+        teams = [[self._rating(variant, p) for p in side] for side in sides]
+        new = self.rate(self.model, teams, ranks)
+        for side, team in zip(sides, new):
+            for pid, rating in zip(side, team):
+                self.ratings[(variant, pid)] = rating
+
+    def skill(self, variant: str, pid: int) -> float:
+        return self._rating(variant, pid).mu
+
+    def shown(self, variant: str, pid: int) -> float:
+        return self._rating(variant, pid).ordinal()
+
+
+def corrected_rate(model, teams, ranks):
+    """Rate through the site's own `ratings.model.rate` (its tie correction) for `model`'s class.
+
+    The site builds that model with its own parameters (`ratings.model.get_model`);
+    pair this function with `site_model(name)` so predictions use the same ones.
+    """
+    from ratings import model as site
+
+    plain = [[(r.mu, r.sigma) for r in team] for team in teams]
+    new = site.rate(plain, ranks, model_name=type(model).__name__)
+    return [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in new]
+
+
+def site_model(name: str):
+    """The openskill model exactly as the site builds it."""
+    from ratings import model as site
+
+    return site.get_model(name)
+
+
+def bga_k(games_played: int) -> float:
+    """Board Game Arena's schedule: K 60 for the first 10 games, 40 for the next 10, then 20."""
+    return 60.0 if games_played < 10 else 40.0 if games_played < 20 else 20.0
+
+
+class EloRater:
+    """Pairwise Elo: every pair of opponents at a table is one game (a tie is half a point).
+
+    Teammates are not compared; a side's strength is its members' mean rating.
+    All pairs of a game use the ratings from before the game.
+    """
+
+    def __init__(self, name: str, k: float | Callable[[int], float] = 32.0, start: float = 1500.0):
+        self.name = name
+        self.k = k if callable(k) else (lambda _games, k=k: k)
+        self.start = start
+        self.ratings: dict[tuple[str, int], float] = {}
+        self.games: dict[tuple[str, int], int] = defaultdict(int)
+
+    @staticmethod
+    def expected(r_a: float, r_b: float) -> float:
+        return 1.0 / (1.0 + 10.0 ** ((r_b - r_a) / 400.0))
+
+    def _mean(self, variant: str, side: list[int]) -> float:
+        return sum(self.ratings.get((variant, p), self.start) for p in side) / len(side)
+
+    def p_win(self, variant: str, side_a: list[int], side_b: list[int]) -> float:
+        return self.expected(self._mean(variant, side_a), self._mean(variant, side_b))
+
+    def update(self, variant: str, sides: list[list[int]], ranks: list[int]) -> None:
+        before = {p: self.ratings.get((variant, p), self.start) for side in sides for p in side}
+        delta: dict[int, float] = defaultdict(float)
+        for i, j in itertools.combinations(range(len(sides)), 2):
+            score = 1.0 if ranks[i] < ranks[j] else 0.0 if ranks[i] > ranks[j] else 0.5
+            for a in sides[i]:
+                for b in sides[j]:
+                    e = self.expected(before[a], before[b])
+                    delta[a] += self.k(self.games[(variant, a)]) * (score - e)
+                    delta[b] += self.k(self.games[(variant, b)]) * (e - score)
+        for p, r in before.items():
+            self.ratings[(variant, p)] = r + delta[p]
+            self.games[(variant, p)] += 1
+
+    def skill(self, variant: str, pid: int) -> float:
+        return self.ratings.get((variant, pid), self.start)
+
+    shown = skill
+
+
+class CoinRater:
+    """No model at all: every side has an even chance. The floor any model must beat."""
+
+    name = "Coin (no model)"
+
+    def p_win(self, variant, side_a, side_b) -> float:
+        return 0.5
+
+    def update(self, variant, sides, ranks) -> None:
+        pass
+
+    def skill(self, variant, pid) -> float:
+        return 0.0
+
+    shown = skill
+
+
+MODEL_NAMES = ("PlackettLuce", "BradleyTerryFull", "ThurstoneMostellerFull")
+DEFAULT_BETA = 25.0 / 6.0  # openskill's default: sigma / 2
+BETA_GRID = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)  # multiples of the default beta tried on validation games
+ELO_K_GRID = (2.0, 4.0, 8.0, 16.0, 32.0)
+
+
+def openskill_model(name: str, beta_scale: float = 1.0):
+    from openskill import models
+
+    return getattr(models, name)(beta=DEFAULT_BETA * beta_scale)
+
+
+def openskill_models() -> dict[str, object]:
+    return {name: openskill_model(name) for name in MODEL_NAMES}
+
+
+def default_raters(
+    corrected: Callable | None = None, beta_scales: dict[str, float] | None = None, elo_k: float | None = None
+) -> list:
+    """The compared models.
+
+    openskill as installed; as the site rates it (`corrected`, normally
+    `corrected_rate`, with the site's own model parameters); with beta tuned
+    (`beta_scales`: model -> multiple of the default beta); the two Elo
+    baselines and a tuned K; and a coin.
+    """
+    raters: list = [OpenSkillRater(name, openskill_model(name)) for name in MODEL_NAMES]
+    if corrected is not None:
+        raters += [OpenSkillRater(f"{name} + tie correction", site_model(name), corrected) for name in MODEL_NAMES]
+    for name, scale in (beta_scales or {}).items():
+        raters.append(OpenSkillRater(f"{name}, beta x{scale:g}", openskill_model(name, scale)))
+    raters += [EloRater("Elo pairwise K=32", 32.0), EloRater("Elo pairwise K=60/40/20 (BGA)", bga_k)]
+    if elo_k is not None and elo_k != 32.0:
+        raters.append(EloRater(f"Elo pairwise K={elo_k:g}", elo_k))
+    raters.append(CoinRater())
+    return raters
+
+
+def tune(population: Sequence[SimPlayer], records: Sequence[dict], holdout: float = HOLDOUT) -> dict:
+    """Choose each openskill model's beta and the Elo K without touching the held-out games.
+
+    The games before the held-out part are played again as their own study:
+    the last third of them (games 50-75 % with the default split) is the
+    validation part, and the lowest validation log-loss wins.
+    """
+    train = records[: len(records) - math.ceil(len(records) * holdout)]
+    validation_share = holdout / (1.0 - holdout)
+    raters: list = [
+        OpenSkillRater(f"{name}, beta x{scale:g}", openskill_model(name, scale))
+        for name in MODEL_NAMES
+        for scale in BETA_GRID
+    ]
+    raters += [EloRater(f"Elo pairwise K={k:g}", k) for k in ELO_K_GRID]
+    results = evaluate(population, train, raters, holdout=validation_share)
+    best: dict = {"beta_scales": {}, "validation": results}
+    for name in MODEL_NAMES:
+        mine = [(r, scale) for r, scale in zip(results, itertools.cycle(BETA_GRID)) if r.name.startswith(name + ",")]
+        best["beta_scales"][name] = min(mine, key=lambda rs: rs[0].log_loss)[1]
+    elo = results[len(MODEL_NAMES) * len(BETA_GRID) :]
+    best["elo_k"] = ELO_K_GRID[min(range(len(elo)), key=lambda i: elo[i].log_loss)]
+    return best
+
+
+# -------------------------------------------------------------- evaluation
+
+
+@dataclass
+class Tally:
+    """Pairwise predictions of one model on held-out games."""
+
+    pairs: int = 0  # every pair of opposing sides, ties included
+    decided: int = 0  # pairs that did not tie
+    correct: float = 0.0  # decided pairs ordered right (an even 0.5 chance earns half)
+    log_loss_sum: float = 0.0
+
+    def add(self, p: float, outcome: float) -> None:
+        self.pairs += 1
+        q = min(max(p, _P_FLOOR), 1.0 - _P_FLOOR)
+        self.log_loss_sum -= outcome * math.log(q) + (1.0 - outcome) * math.log(1.0 - q)
+        if outcome != 0.5:
+            self.decided += 1
+            favoured = 1.0 if p > 0.5 else 0.0 if p < 0.5 else 0.5
+            self.correct += favoured if outcome == 1.0 else 1.0 - favoured
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.decided if self.decided else float("nan")
+
+    @property
+    def log_loss(self) -> float:
+        return self.log_loss_sum / self.pairs if self.pairs else float("nan")
+
+
+@dataclass
+class ModelResult:
+    name: str
+    accuracy: float
+    log_loss: float
+    pairs: int
+    decided: int
+    log_loss_library: float | None  # openskill's predict_win as the chance (None for the others)
+    spearman_skill: float  # final mu (or Elo) against the hidden skill, mean of the variants
+    spearman_shown: float  # final displayed value (ordinal for openskill) against the hidden skill
+    seconds: float  # rating and predicting every game, this model alone
+    by_kind: dict[str, dict] = field(default_factory=dict)
+    game_losses: list[float] = field(default_factory=list, repr=False)  # log-loss summed per held-out game
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        del data["game_losses"]
+        return data
+
+
+def evaluate(
+    population: Sequence[SimPlayer], records: Sequence[dict], raters: Sequence, holdout: float = HOLDOUT
+) -> list[ModelResult]:
+    """Rate `records` in order; predict each pair of sides of the last `holdout` part before rating it."""
+    if not 0 < holdout <= 1:
+        raise ValueError(f"The held-out share must be in (0, 1], not {holdout}.")
+    first_tested = len(records) - math.ceil(len(records) * holdout)
+    games = [(r["variant"], r["kind"], *sides_and_ranks(r)) for r in records]
+    seen: dict[str, set[int]] = {v: set() for v in VARIANTS}
+    for variant, _, sides, _ in games:
+        seen[variant].update(p for side in sides for p in side)
+    skills = {p.id: p.skill for p in population}
+    results = []
+    for rater in raters:
+        total, library, by_kind = Tally(), Tally(), defaultdict(Tally)
+        p_library = getattr(rater, "p_win_library", None)
+        game_losses = []
+        started = time.perf_counter()
+        for index, (variant, kind, sides, ranks) in enumerate(games):
+            if index >= first_tested:
+                before = total.log_loss_sum
+                for i, j in itertools.combinations(range(len(sides)), 2):
+                    p = rater.p_win(variant, sides[i], sides[j])
+                    outcome = 1.0 if ranks[i] < ranks[j] else 0.0 if ranks[i] > ranks[j] else 0.5
+                    total.add(p, outcome)
+                    by_kind[kind].add(p, outcome)
+                    if p_library is not None:
+                        library.add(p_library(variant, sides[i], sides[j]), outcome)
+                game_losses.append(total.log_loss_sum - before)
+            rater.update(variant, sides, ranks)
+        seconds = time.perf_counter() - started
+        results.append(
+            ModelResult(
+                name=rater.name,
+                accuracy=total.accuracy,
+                log_loss=total.log_loss,
+                pairs=total.pairs,
+                decided=total.decided,
+                log_loss_library=library.log_loss if p_library is not None else None,
+                spearman_skill=_mean_spearman(seen, skills, rater.skill),
+                spearman_shown=_mean_spearman(seen, skills, rater.shown),
+                seconds=seconds,
+                by_kind={
+                    k: {"accuracy": t.accuracy, "log_loss": t.log_loss, "pairs": t.pairs}
+                    for k, t in sorted(by_kind.items())
+                },
+                game_losses=game_losses,
+            )
+        )
+    return results
+
+
+def _mean_spearman(seen: dict[str, set[int]], skills: dict[int, float], value: Callable) -> float:
+    rhos = []
+    for variant, players in seen.items():
+        if len(players) > 2:
+            ids = sorted(players)
+            rhos.append(spearman([skills[p] for p in ids], [value(variant, p) for p in ids]))
+    rhos = [r for r in rhos if not math.isnan(r)]
+    return sum(rhos) / len(rhos) if rhos else float("nan")
+
+
+def _ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks; equal values share the mean of their ranks."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman's rank correlation (Pearson's on ranks, ties averaged); nan if a side is constant."""
+    if len(xs) != len(ys) or len(xs) < 2:
+        raise ValueError("Spearman's correlation needs two equally long lists of at least two values.")
+    rx, ry = _ranks(xs), _ranks(ys)
+    mean = (len(xs) + 1) / 2
+    cov = sum((a - mean) * (b - mean) for a, b in zip(rx, ry))
+    vx = sum((a - mean) ** 2 for a in rx)
+    vy = sum((b - mean) ** 2 for b in ry)
+    if vx == 0 or vy == 0:
+        return float("nan")
+    return cov / math.sqrt(vx * vy)
+
+
+def paired_difference(a: ModelResult, b: ModelResult) -> tuple[float, float]:
+    """Log-loss of `a` minus `b` per pair, and its standard error (games are the independent units)."""
+    diffs = [x - y for x, y in zip(a.game_losses, b.game_losses)]
+    if a.pairs == 0 or len(diffs) < 2:
+        return float("nan"), float("nan")
+    mean = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    return sum(diffs) / a.pairs, sd * math.sqrt(len(diffs)) / a.pairs
+
+
+def winner(results: Sequence[ModelResult]) -> ModelResult:
+    """The lowest held-out log-loss (a proper score: it rewards honest chances); accuracy breaks a tie."""
+    models = [r for r in results if r.name != CoinRater.name]
+    return min(models, key=lambda r: (round(r.log_loss, 4), -r.accuracy))
+
+
+# -------------------------------------------------------------------- ties
+
+
+def tie_findings(models: dict[str, object] | None = None) -> list[dict]:
+    """How each openskill model, as installed, treats ties between players with equal ratings.
+
+    `symmetric_*`: every tied player gets the same new rating. `order_*`: from
+    equal ratings, a better place never ends below a worse one (ranks as given),
+    neither in mu nor in the shown conservative estimate (ordinal).
+    """
+    models = models or openskill_models()
+    checks = {
+        "symmetric_1v1": [1, 1],
+        "symmetric_1v1_scores": None,  # issue 173 used scores=[1, 1] rather than ranks
+        "symmetric_3way": [1, 1, 1],
+        "order_1_2_2_3": [1, 2, 2, 3],
+        "order_1_1_2_3_4": [1, 1, 2, 3, 4],
+        "order_1_2_3_2_4": [1, 2, 3, 2, 4],
+    }
+    rows = []
+    for name, model in models.items():
+        row: dict = {"model": name}
+        for check, ranks in checks.items():
+            if ranks is None:
+                new = model.rate([[model.rating()], [model.rating()]], scores=[1, 1])
+                ranks = [1, 1]
+            else:
+                new = model.rate([[model.rating()] for _ in ranks], ranks=ranks)
+            mus = [team[0].mu for team in new]
+            ordinals = [team[0].ordinal() for team in new]
+            if check.startswith("symmetric"):
+                row[check] = ties_equal(mus, ranks) and ties_equal(ordinals, ranks)
+            else:
+                row[check] = order_kept(mus, ranks) and order_kept(ordinals, ranks)
+            row[f"{check}_mu"] = [round(mu, 3) for mu in mus]
+            row[f"{check}_ordinal"] = [round(o, 3) for o in ordinals]
+        rows.append(row)
+    return rows
+
+
+def ties_equal(values: Sequence[float], ranks: Sequence[int], tolerance: float = 1e-9) -> bool:
+    """Do all sides with the same rank hold the same value?"""
+    groups: dict[int, list[float]] = defaultdict(list)
+    for value, rank in zip(values, ranks):
+        groups[rank].append(value)
+    return all(max(g) - min(g) <= tolerance for g in groups.values())
+
+
+def order_kept(values: Sequence[float], ranks: Sequence[int], tolerance: float = 1e-9) -> bool:
+    """From equal starts: does every better rank end at or above every worse rank (ties equal)?"""
+    pairs = list(zip(ranks, values))
+    for (rank_a, a), (rank_b, b) in itertools.combinations(pairs, 2):
+        if rank_a < rank_b and a < b - tolerance or rank_b < rank_a and b < a - tolerance:
+            return False
+    return ties_equal(values, ranks, tolerance)
+
+
+# -------------------------------------------------------------------- report
+
+
+def format_table(results: Sequence[ModelResult]) -> str:
+    """A Markdown table of the held-out metrics, best log-loss first."""
+    lines = [
+        "| Model | Pairwise order accuracy | Log-loss | Log-loss minus the best's (2 SE) | Log-loss, predict_win "
+        "| Spearman (mu) | Spearman (shown) | Seconds |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    best = min(results, key=lambda r: r.log_loss)
+    for r in sorted(results, key=lambda r: r.log_loss):
+        library = "-" if r.log_loss_library is None else f"{r.log_loss_library:.4f}"
+        diff, se = paired_difference(r, best)
+        gap = "-" if r is best or math.isnan(diff) else f"+{diff:.4f} (±{2 * se:.4f})"
+        lines.append(
+            f"| {r.name} | {r.accuracy:.4f} | {r.log_loss:.4f} | {gap} | {library} | {r.spearman_skill:.3f} | "
+            f"{r.spearman_shown:.3f} | {r.seconds:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def format_kinds(results: Sequence[ModelResult]) -> str:
+    """Accuracy / log-loss per table kind."""
+    kinds = [k for k, *_ in TABLE_KINDS]
+    lines = ["| Model | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
+    for r in sorted(results, key=lambda r: r.log_loss):
+        cells = []
+        for k in kinds:
+            t = r.by_kind.get(k)
+            cells.append(f"{t['accuracy']:.3f} / {t['log_loss']:.3f}" if t else "-")
+        lines.append(f"| {r.name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def format_ties(rows: Sequence[dict]) -> str:
+    checks = [k for k in rows[0] if k != "model" and not k.endswith(("_mu", "_ordinal"))] if rows else []
+    lines = ["| Model | " + " | ".join(checks) + " |", "|---|" + "---|" * len(checks)]
+    for row in rows:
+        lines.append(f"| {row['model']} | " + " | ".join("ok" if row[c] else "WRONG" for c in checks) + " |")
+    return "\n".join(lines)
+
+
+def summarize_records(records: Sequence[dict]) -> dict:
+    """What was played: games per table kind and variant, draws, games with shared places."""
+    kinds: dict[str, int] = defaultdict(int)
+    variants: dict[str, int] = defaultdict(int)
+    draws = shared = 0
+    for r in records:
+        kinds[r["kind"]] += 1
+        variants[r["variant"]] += 1
+        if not r["losers"]:
+            draws += 1
+        _, ranks = sides_and_ranks(r)
+        if len(set(ranks)) < len(ranks):
+            shared += 1
+    return {
+        "games": len(records),
+        "kinds": dict(sorted(kinds.items())),
+        "variants": dict(sorted(variants.items())),
+        "draws": draws,
+        "games_with_tied_sides": shared,
+    }
+
+
+def run_study(
+    population: Sequence[SimPlayer],
+    records: Sequence[dict],
+    holdout: float = HOLDOUT,
+    corrected: Callable | None = None,
+) -> dict:
+    """Tune on the games before the held-out part, then score every model on the held-out games."""
+    tuned = tune(population, records, holdout)
+    raters = default_raters(corrected, tuned["beta_scales"], tuned["elo_k"])
+    results = evaluate(population, records, raters, holdout)
+    return {
+        "summary": summarize_records(records),
+        "tuned": {"beta_scales": tuned["beta_scales"], "elo_k": tuned["elo_k"]},
+        "validation": tuned["validation"],
+        "results": results,
+        "winner": winner(results),
+        "ties": tie_findings(),
+    }

@@ -1,0 +1,89 @@
+"""`{% load ratings %}`: ratings next to names, charts and chances, for any page.
+
+Ratings next to names come from a short cache (selectors.cached_ratings_for,
+selectors.CACHE_SECONDS), so a live table re-rendered after every move does not
+query them each time. `user` may be a User, an id or a snapshot seat dict;
+`game` a Game, an id or a snapshot game dict.
+
+- `{% rating_of user variant %}`: "1523", or "?" while provisional;
+- `{% rating_badge user variant %}`: the same in a <span class="rating-badge">;
+- `{% ratings_for user_ids variant as shown %}` then `{{ shown|rating_for:user_id }}`:
+  many names, one query (lobby lists, table seats);
+- `{% rating_chart user variant %}`: the SVG history chart (partials/chart.html);
+- `{% ratings_profile user %}`: ratings per variant and their charts (for the profile);
+- `{% game_chances game as rows %}` / `{% chances_list game %}`: each player's
+  chance of not being the durak in a rated game (empty otherwise).
+"""
+
+from django import template
+
+from ratings import selectors
+
+register = template.Library()
+
+
+def _user_id(user):
+    """A user, a user id, or a snapshot's seat dict (`user_id`)."""
+    if user is None or user == "":
+        return None
+    if isinstance(user, dict):
+        return user.get("user_id")
+    return getattr(user, "pk", user)
+
+
+def _game_id(game):
+    """A game, a game id, or a snapshot's game dict (`id`)."""
+    if isinstance(game, dict):
+        return game.get("id")
+    return getattr(game, "pk", game)
+
+
+@register.simple_tag
+def rating_of(user, variant):
+    user_id = _user_id(user)
+    return selectors.cached_ratings_for([user_id], variant).get(user_id, selectors.UNKNOWN)
+
+
+@register.inclusion_tag("ratings/partials/badge.html")
+def rating_badge(user, variant):
+    shown = rating_of(user, variant)
+    return {"shown": shown, "provisional": shown == selectors.UNKNOWN}
+
+
+@register.simple_tag
+def ratings_for(user_ids, variant):
+    return selectors.cached_ratings_for([_user_id(u) for u in user_ids], variant)
+
+
+@register.filter
+def rating_for(shown, user):
+    if not shown:
+        return selectors.UNKNOWN
+    return shown.get(_user_id(user), selectors.UNKNOWN)
+
+
+@register.inclusion_tag("ratings/partials/chart.html")
+def rating_chart(user, variant):
+    return {"chart": selectors.chart(_user_id(user), variant), "person": user, "variant": variant}
+
+
+@register.simple_tag
+def game_chances(game):
+    return selectors.game_chance_rows(_game_id(game))
+
+
+@register.inclusion_tag("ratings/partials/chances.html")
+def chances_list(game):
+    return {"chances": selectors.game_chance_rows(_game_id(game))}
+
+
+@register.inclusion_tag("ratings/partials/profile.html")
+def ratings_profile(user):
+    """The player's rating per variant and a chart of each variant he played rated."""
+    ratings = selectors.player_ratings(_user_id(user))
+    charts = [
+        {"variant": r["variant"], "label": r["label"], "chart": selectors.chart(_user_id(user), r["variant"])}
+        for r in ratings
+        if r["games"]
+    ]
+    return {"person": user, "ratings": ratings, "charts": charts}

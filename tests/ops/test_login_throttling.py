@@ -1,0 +1,74 @@
+"""Issue 7, item 4: login throttling (django-axes) on the site's login and on /admin/.
+
+After settings.AXES_FAILURE_LIMIT wrong passwords for one name from one address,
+that name is locked out from that address: even the right password no longer
+logs in, and the page says so in the reader's language.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+PASSWORD = "correct horse battery staple"
+WRONG_TRIES = 40
+LOCKED_RU = "Учётная запись заблокирована: слишком много попыток входа. Повторите попытку позже."
+
+pytestmark = pytest.mark.django_db
+
+LOGIN_PAGES = {
+    "site": lambda: reverse("games:login"),
+    "admin": lambda: reverse("admin:login"),
+}
+
+
+@pytest.fixture
+def player():
+    # Staff, so that the same account can log in to /admin/ when not locked out.
+    return get_user_model().objects.create_user("ivan", password=PASSWORD, is_staff=True)
+
+
+def log_in(client, page: str, password: str):
+    return client.post(LOGIN_PAGES[page](), {"username": "ivan", "password": password})
+
+
+def logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+@pytest.mark.parametrize("page", LOGIN_PAGES)
+def test_the_right_password_logs_in(client, player, page):
+    response = log_in(client, page, PASSWORD)
+    assert response.status_code == 302
+    assert logged_in(client)
+
+
+@pytest.mark.parametrize("page", LOGIN_PAGES)
+def test_after_40_wrong_passwords_the_right_one_does_not_log_in(client, player, page):
+    for attempt in range(WRONG_TRIES):
+        response = log_in(client, page, f"guess-{attempt}")
+        assert not logged_in(client)
+    response = log_in(client, page, PASSWORD)
+    assert not logged_in(client)
+    assert response.status_code == 429
+    assert LOCKED_RU in response.content.decode()
+
+
+def test_the_lockout_is_per_name(client, player):
+    get_user_model().objects.create_user("olga", password=PASSWORD)
+    for attempt in range(WRONG_TRIES):
+        log_in(client, "site", f"guess-{attempt}")
+    response = client.post(reverse("games:login"), {"username": "olga", "password": PASSWORD})
+    assert response.status_code == 302
+    assert logged_in(client)
+
+
+def test_the_lockout_page_speaks_english_too(client, player):
+    for attempt in range(WRONG_TRIES):
+        log_in(client, "site", f"guess-{attempt}")
+    response = client.post(
+        reverse("games:login"), {"username": "ivan", "password": PASSWORD}, headers={"accept-language": "en"}
+    )
+    assert response.status_code == 429
+    assert "Account locked: too many login attempts. Please try again later." in response.content.decode()

@@ -1,0 +1,54 @@
+"""recalc_ratings and bench_ratings from the shell."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from ratings.models import Rating
+from tests.ratings.helpers import finished_game, people
+
+pytestmark = pytest.mark.django_db
+
+
+def test_recalc_ratings_rebuilds_one_variant_with_a_progress_bar():
+    anna, boris = people("anna", "boris")
+    finished_game([(anna, 1), (boris, 2)])
+    finished_game([(anna, 1), (boris, 2)], variant="perevodnoy")
+    out = StringIO()
+    call_command("recalc_ratings", "--variant", "podkidnoy", stdout=out)
+    text = out.getvalue()
+    assert "[" + "#" * 30 + "] 1/1" in text
+    assert text.rstrip().endswith("podkidnoy: 1 games rated")
+    assert set(Rating.objects.values_list("variant", flat=True)) == {"podkidnoy"}
+
+
+def test_recalc_ratings_refuses_an_unknown_variant():
+    with pytest.raises(CommandError):
+        call_command("recalc_ratings", "--variant", "chess", stdout=StringIO())
+
+
+def test_bench_ratings_works_on_a_scratch_database_and_ends_with_the_rate(tmp_path):
+    anna, boris = people("anna", "boris")
+    out = StringIO()
+    call_command("bench_ratings", "--games", "60", "--players", "8", stdout=out)
+    lines = out.getvalue().strip().splitlines()
+    assert lines[-1].startswith("games_per_s=") and float(lines[-1].split("=")[1]) > 0
+    # Never the dev or test database: ours still has only its own two players.
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.count() == 2
+
+
+def test_bench_ratings_on_postgresql_uses_a_scratch_database_and_drops_it(postgres_url):
+    import psycopg
+
+    out = StringIO()
+    call_command("bench_ratings", "--games", "60", "--players", "8", "--database-url", postgres_url, stdout=out)
+    text = out.getvalue()
+    assert "(postgresql)" in text and "recomputed 60 games" in text
+    assert text.strip().splitlines()[-1].startswith("games_per_s=")
+    name = text.split("PostgreSQL database ", 1)[1].split()[0]
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None

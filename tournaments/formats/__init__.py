@@ -1,0 +1,33 @@
+"""Tournament formats: pure functions from entrants, scores and history to a seating.
+
+No Django, no I/O, deterministic for a given seed (like the engine). Entrants are int ids; a *table*
+is a list of entrant ids in seat order; *history* is the previous rounds, each a list of tables.
+Pairs (2v2) are one entrant each at a ``table_size`` 2 pairing, so these functions never see players.
+
+- ``swiss_round``: one Swiss round at tables of 2-6.
+- ``round_robin_schedule``: every round of a round robin.
+- ``knockout_round`` / ``knockout_survivors``: a seeded bracket or table elimination.
+- ``table_sizes``: balanced tables; ``default_points`` / ``points_for_places``: points by place.
+- ``Seating``: what a format returns; ``FLAGS``: the codes in ``Seating.flags``.
+"""
+
+from .knockout import bracket_order, knockout_round, knockout_survivors
+from .round_robin import round_robin_schedule
+from .scoring import default_points, points_for_places
+from .seating import FLAGS, Seating, count_repeats, meetings, table_sizes
+from .swiss import swiss_round
+
+__all__ = [
+    "FLAGS",
+    "Seating",
+    "bracket_order",
+    "count_repeats",
+    "default_points",
+    "knockout_round",
+    "knockout_survivors",
+    "meetings",
+    "points_for_places",
+    "round_robin_schedule",
+    "swiss_round",
+    "table_sizes",
+]

@@ -1,0 +1,82 @@
+"""The event form (admin and director page): every Rules option as a field,
+stored as `rules` = games.engine.Rules(...).to_dict()."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .errors import TournamentRefused
+from .models import Tournament
+
+RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "trump_six_swap")
+
+
+class TournamentForm(forms.ModelForm):
+    deck = forms.TypedChoiceField(label=_("deck"), coerce=int, choices=[(36, "36"), (24, "24"), (52, "52")], initial=36)
+    first_bout_limit = forms.TypedChoiceField(
+        label=_("attack cards in the first bout"), coerce=int, choices=[(5, "5"), (6, "6")], initial=5
+    )
+    throw_in = forms.ChoiceField(
+        label=_("who throws in"),
+        choices=[("all", _("everyone")), ("neighbours", _("the opener's neighbours"))],
+        initial="all",
+    )
+    trump_show_transfer = forms.BooleanField(label=_("transfer by showing a trump"), required=False)
+    trump_six_swap = forms.BooleanField(label=_("swap the trump six"), required=False)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "description",
+            "variant",
+            "kind",
+            "table_size",
+            "format",
+            "rounds",
+            "games_per_round",
+            "registration_opens",
+            "registration_closes",
+            "checkin_opens",
+            "checkin_closes",
+            "starts_at",
+            "pause_between_rounds",
+            "round_time_limit",
+            "turn_seconds",
+            "rated",
+            "max_entrants",
+            "points_table",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules = (self.instance.rules or {}) if self.instance else {}
+        for name in RULE_FIELDS:
+            if name in rules:
+                self.fields[name].initial = rules[name]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        event = self.instance
+        for name in self.Meta.fields:
+            if name in data:
+                setattr(event, name, data[name])
+        event.rules = {name: data.get(name) for name in RULE_FIELDS}
+        from .services import validate_event
+
+        try:
+            validate_event(event)
+        except TournamentRefused as refusal:
+            raise forms.ValidationError(str(refusal)) from None
+        points = data.get("points_table") or []
+        if not isinstance(points, list) or not all(isinstance(p, int | float) and p >= 0 for p in points):
+            raise forms.ValidationError(_("Points by place are a list of numbers, e.g. [3, 2, 1, 0]."))
+        return data
+
+    def save(self, commit=True):
+        event = super().save(commit=False)
+        event.rules = self.instance.rules
+        if commit:
+            event.save()
+        return event

@@ -1,0 +1,93 @@
+"""Telling browsers and workers that an event changed. Only from on_commit:
+nobody hears of something that was rolled back. Messages are nudges."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+from games.services import notify
+
+log = logging.getLogger(__name__)
+
+
+def event_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    # The games app's sender: logs failures, and in the embedded mode hands the
+    # send to the site's event loop.
+    notify.send_to_group(group, message)
+
+
+def event_changed_on_commit(tournament_id: int) -> None:
+    transaction.on_commit(lambda: _send(event_group(tournament_id), {"type": "event.changed"}))
+
+
+def user_changed_on_commit(user_id: int) -> None:
+    transaction.on_commit(lambda: _send(user_group(user_id), {"type": "user.changed"}))
+
+
+def seats_on_commit(tournament_id: int, round_number: int, seated: dict[int, tuple[int, int]]) -> None:
+    """Tell every seated player, on whatever page he has open, where to sit."""
+
+    def send():
+        for user_id, (table_id, table_number) in seated.items():
+            _send(
+                user_group(user_id),
+                {
+                    "type": "seat.assigned",
+                    "tournament_id": tournament_id,
+                    "round": round_number,
+                    "table_id": table_id,
+                    "table_number": table_number,
+                },
+            )
+
+    transaction.on_commit(send)
+
+
+def announce_on_commit(tournament_id: int, user_ids: list[int], text: str) -> None:
+    def send():
+        message = {"type": "event.announcement", "tournament_id": tournament_id, "text": text}
+        _send(event_group(tournament_id), {"type": "event.changed"})
+        for user_id in user_ids:
+            _send(user_group(user_id), message)
+
+    transaction.on_commit(send)
+
+
+def nudge_event(tournament_id: int, variant: str, when) -> None:
+    """Ask a worker on the variant's queue to advance the event at `when`."""
+    from .tasks import advance_event
+
+    try:
+        advance_event.apply_async(args=[tournament_id], eta=when, queue=variant)
+    except Exception:  # the sweep finds the event anyway
+        log.exception("could not nudge event %s", tournament_id)
+
+
+def nudge_event_on_commit(tournament_id: int, variant: str, when) -> None:
+    transaction.on_commit(lambda: nudge_event(tournament_id, variant, when))
+
+
+# The ratings app's task (sent by name, contract 6): it brings a variant's ratings up to date.
+RATINGS_RECOMPUTE_TASK = "ratings.tasks.recompute"
+
+
+def recompute_ratings_on_commit(variant: str) -> None:
+    def send():
+        from celery import current_app
+
+        try:
+            current_app.send_task(RATINGS_RECOMPUTE_TASK, args=[variant], queue=f"ratings-{variant}")
+        except Exception:
+            log.exception("could not ask for a ratings recompute of %s", variant)
+
+    transaction.on_commit(send)

@@ -1,0 +1,39 @@
+"""Celery tasks that run events: thin nudges; the database says what is due.
+
+`advance_event` and `record_game` go to the event's variant queue
+(podkidnoy / perevodnoy); the sweep (django-celery-beat, every 5 seconds,
+created by migration 0002) runs on "default" and catches anything a lost or
+late nudge left behind. Repeating any of them changes nothing.
+"""
+
+import logging
+
+from celery import shared_task
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def advance_event(tournament_id: int) -> list:
+    """Whatever is due in one event: windows, the next round, games to record."""
+    return services.do_advance_event(tournament_id=tournament_id)
+
+
+@shared_task(ignore_result=True)
+def record_game(game_id: int) -> list:
+    """A game finished (games.signals.game_finished): record it if it is an event's."""
+    return services.do_record_game(game_id=game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_events() -> int:
+    """Beat: advance every event with something due."""
+    acted = 0
+    for tournament_id in services.due_event_ids():
+        try:
+            acted += len(services.do_advance_event(tournament_id=tournament_id))
+        except Exception:  # one broken event must not stall the others
+            log.exception("could not advance event %s", tournament_id)
+    return acted
