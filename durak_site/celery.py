@@ -1,8 +1,11 @@
 """The Celery app: configured from Django settings (CELERY_*), tasks from games/tasks.py.
 
-With REDIS_URL, run `celery -A durak_site worker -Q default,podkidnoy,perevodnoy`
-and `celery -A durak_site beat` (see Procfile). Without it, the site process
-runs both in threads with the in-memory broker (durak_site/embedded.py).
+With REDIS_URL the workers and beat are processes of their own, run and
+restarted by supervisord (deploy/supervisord.conf, the same list in Procfile):
+`worker -Q default,podkidnoy,perevodnoy`, one `worker -Q ratings-<variant> -c 1`
+per variant, and `beat` with django-celery-beat's database scheduler. Without
+it, the site process runs a worker and beat in threads with the in-memory
+broker (durak_site/embedded.py).
 """
 
 import os
@@ -20,7 +23,8 @@ app.autodiscover_tasks()
 @task_prerun.connect
 @task_postrun.connect
 def _reuse_healthy_db_connections(**kwargs):
-    """Like Django around each request: keep persistent connections, drop broken ones.
+    """Like Django around each request: return the connection (to psycopg's pool on
+    PostgreSQL) or keep it (SQLite), and drop a broken one.
 
     (Celery's own Django fix-up would close them around every task; settings
     raise CELERY_DB_REUSE_MAX so it only recycles them now and then.)

@@ -253,7 +253,9 @@ CELERY_ENABLE_UTC = True
 # variant (games.tasks.advance_game goes to the game's variant, see
 # games.services.notify.nudge_game) plus "default" for the beat sweep.
 WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
-# Keep the workers' persistent DB connections (durak_site/celery.py drops broken ones).
+# Celery's Django fix-up would close the database connection around every task;
+# durak_site/celery.py hands it back like a request does instead (to the pool on
+# PostgreSQL, kept open on SQLite), so the fix-up only recycles it now and then.
 CELERY_DB_REUSE_MAX = 500
 CELERY_TASK_ROUTES = {"games.tasks.sweep_due_games": {"queue": "default"}}
 # Beat: django-celery-beat's database scheduler (periodic tasks editable in the

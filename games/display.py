@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import bots, engine
 from games.engine.cards import RED_SUITS, SUIT_SYMBOLS
@@ -40,9 +40,25 @@ def bot_label(level: str) -> str:
     return bots.BOT_NAMES.get(level, level)
 
 
+def seat_player_name(name: str, bot_level: str, number: int) -> str:
+    """A seat's player as every page names him: his name, or "Bot 2" (seats count from 1)."""
+    if name:
+        return player_name(name)
+    if bot_level:
+        return pgettext("table", "Bot %(n)s") % {"n": number + 1}
+    return pgettext("table", "Seat %(n)s") % {"n": number + 1}
+
+
 def bot_name(level: str) -> str:
     """A bot as a player's name: "Bot: Club player"."""
     return gettext("Bot: %(level)s") % {"level": bot_label(level)}
+
+
+def default_bot_level() -> str:
+    """The level a form offers first: the club player (the guest's quick game, a table's bots)."""
+    levels = [level for level, _name in bots.BOT_LEVELS]
+    canonical = getattr(bots, "canonical_level", lambda level: level)("heuristic")
+    return canonical if canonical in levels else levels[0]
 
 
 def bot_choices() -> list[tuple[str, str]]:
@@ -145,13 +161,27 @@ OUTCOME_WORDS = {
     "durak": gettext_lazy("durak"),
     "lost": gettext_lazy("lost (losing side)"),
     "won": gettext_lazy("won"),
+    "left": gettext_lazy("left the game: counted as last"),
 }
 
 
-def outcome(result: dict | None, seat: int, is_loser: bool) -> tuple[str, str]:
-    """How a finished game went for a seat: (css class, words)."""
+def counted_place(place: int | None, abandoned: bool, players: int) -> int | None:
+    """The place that counts (`GameSeat.counted_place`): last for a seat that left the game."""
+    if place is None:
+        return None
+    return players if abandoned else place
+
+
+def outcome(result: dict | None, seat: int, is_loser: bool, abandoned: bool = False) -> tuple[str, str]:
+    """How a finished game went for a seat, as it counts: (css class, words).
+
+    A seat that left the game (resigned, or three timeouts) counts as last, whatever
+    place the autopilot reached: the result panel, the record and the profile all say so.
+    """
     result = result or {}
-    if result.get("draw"):
+    if abandoned:
+        kind = "left"
+    elif result.get("draw"):
         kind = "draw"
     elif result.get("durak") == seat:
         kind = "durak"
@@ -203,3 +233,16 @@ def rule_error_text(message: str) -> str:
         if match:
             return str(template) % match.groupdict()
     return message
+
+
+GUEST_NAME_RE = re.compile(r"^(?:guest|гость)-(\d+)$", re.IGNORECASE)
+
+
+def player_name(name: str) -> str:
+    """A player's name as the active language shows it: a guest ("Гость-1234" or
+    "Guest-1234", a pattern sign-up refuses, so only guests have it) gets the
+    language's own word; every other name is shown as it is."""
+    match = GUEST_NAME_RE.match(name or "")
+    if match is None:
+        return name
+    return pgettext("guest name", "Guest-%(number)s") % {"number": match.group(1)}

@@ -192,3 +192,34 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.name}: {self.text}"
+
+
+class QueueEntry(models.Model):
+    """One person's place in the "play now" queue (one row per person, reused).
+
+    The database is the truth of who waits for what: matching reads the waiting
+    rows of one kind of game under a lock and seats the first arrivals together.
+    `seen_at` is refreshed while the person's page asks how the wait goes; a row
+    not seen for a while is somebody who has gone, and is never matched.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        MATCHED = "matched", _("Seated")
+        LEFT = "left", _("Left the queue")
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry")
+    variant = models.CharField(max_length=16)
+    players = models.PositiveSmallIntegerField()
+    partners = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    created_at = models.DateTimeField(help_text="when this wait began")
+    seen_at = models.DateTimeField(help_text="when the person's page last asked")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "variant", "players"], name="queue_waiting_kind")]
+
+    def __str__(self):
+        return f"{self.user_id} waits for {self.variant}/{self.players}"

@@ -46,3 +46,16 @@ def may_watch(snapshot: dict | None, user_id, invited_tables=()) -> bool:
     except (TypeError, ValueError):
         invited = set()
     return table["id"] in invited
+
+
+def may_see_record(game, user) -> bool:
+    """A game's record (and replay, verification): public tables' games for everyone;
+    private tables' games for the people who sat at that table, its host and staff."""
+    table = game.table
+    if not table.is_private:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or table.host_id == user.pk:
+        return True
+    return game.seats.filter(user=user).exists() or table.seats.filter(user=user).exists()

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.errors import from_engine
@@ -107,12 +108,13 @@ def position_of(game: Game) -> engine.Game:
     return replay(game)
 
 
-def recent_events(game_id: int | None, limit: int = 60) -> tuple[list[dict], int]:
+def recent_events(game_id: int | None, limit: int = 60, upto: int | None = None) -> tuple[list[dict], int]:
     """The last `limit` raw events of a game and the number of moves they cover.
 
     Rebuilt from the seed and the log. The events are the engine's raw ones:
     every caller redacts them for its viewer (`engine.event_for`), so private
-    draws stay private.
+    draws stay private. `upto`: only the first `upto` moves, the ones a snapshot
+    read earlier counts (the log only grows), so its log never runs ahead of it.
     """
     if game_id is None:
         return [], 0
@@ -122,7 +124,10 @@ def recent_events(game_id: int | None, limit: int = 60) -> tuple[list[dict], int
     position = deal_of(game)
     events: list[dict] = [{"type": "deal", "visible_to": None}]
     moves = 0
-    for seat, action in game.moves.order_by("number").values_list("seat", "action"):
+    log = game.moves.order_by("number")
+    if upto is not None:
+        log = log.filter(number__lt=upto)
+    for seat, action in log.values_list("seat", "action"):
         events.extend(position.act(seat, action))
         moves += 1
     return events[-limit:], moves
@@ -173,7 +178,11 @@ def verify_game(game: Game) -> VerifyResult:
         problems.append(_("The game cannot be dealt from its rules and seed: %(error)s") % {"error": error})
         return VerifyResult(ok=False, problems=problems, checks=checks)
     checks.append(
-        _("Dealt %(deck)s cards to %(players)s players from the seed (dealer: seat %(dealer)s).")
+        ngettext(
+            "Dealt a %(deck)s-card deck to %(players)s player from the seed (dealer: seat %(dealer)s).",
+            "Dealt a %(deck)s-card deck to %(players)s players from the seed (dealer: seat %(dealer)s).",
+            rules.players,
+        )
         % {"deck": rules.deck, "players": rules.players, "dealer": game.dealer}
     )
 
@@ -213,7 +222,10 @@ def verify_game(game: Game) -> VerifyResult:
         position.act(seat, action)
         replayed += 1
     if replayed == len(moves):
-        checks.append(_("All %(count)s moves are legal, in order.") % {"count": len(moves)})
+        checks.append(
+            ngettext("%(count)s move, legal.", "%(count)s moves, all legal, in order.", len(moves))
+            % {"count": len(moves)}
+        )
 
     if problems:
         return VerifyResult(ok=False, problems=problems, checks=checks)

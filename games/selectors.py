@@ -173,3 +173,85 @@ def recent_chat(table_id: int, limit: int = CHAT_HISTORY) -> list[dict]:
     """The table's last `limit` chat messages, oldest first."""
     messages = ChatMessage.objects.filter(table_id=table_id).order_by("-created_at", "-pk")[:limit]
     return [chat_message_data(m) for m in reversed(messages)]
+
+
+def invite_token_for(table_id: int, user) -> str | None:
+    """A private table's invite token, for its host only (None for anyone else)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Table.objects.filter(pk=table_id, is_private=True, host=user)
+        .exclude(status=Table.Status.CLOSED)
+        .values_list("invite_token", flat=True)
+        .first()
+    )
+
+
+# ------------------------------------------------------- the player's evening (issue 10)
+
+
+def player_record(user) -> dict:
+    """A player's finished games as they count: won, draws, lost (the durak or the losing
+    side), and left (resigned or timed out: counted as last, so also lost), overall and
+    per variant. Every game is exactly one of won, draw or lost."""
+    seats = GameSeat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+    rows = seats.values("game__variant").annotate(
+        played=Count("pk"),
+        left=Count("pk", filter=Q(abandoned=True)),
+        draws=Count("pk", filter=Q(abandoned=False, game__result__draw=True)),
+        lost=Count("pk", filter=Q(abandoned=True) | Q(is_loser=True)),
+    )
+    per_variant = []
+    totals = {"played": 0, "won": 0, "draws": 0, "lost": 0, "left": 0}
+    for row in sorted(rows, key=lambda r: r["game__variant"]):
+        figures = {
+            "variant": row["game__variant"],
+            "played": row["played"],
+            "draws": row["draws"],
+            "lost": row["lost"],
+            "left": row["left"],
+            "won": row["played"] - row["draws"] - row["lost"],
+        }
+        per_variant.append(figures)
+        for key in totals:
+            totals[key] += figures[key]
+    return {
+        **totals,
+        "per_variant": per_variant,
+        "recent": seats.select_related("game", "game__table").order_by("-game__finished_at")[:20],
+    }
+
+
+def running_tables_of(user, limit: int = 20):
+    """The tables where `user` sits that are still going (waiting for players or playing),
+    newest first: the lobby's "your tables". Finished games are in his profile's history."""
+    if user is None or not user.is_authenticated:
+        return Table.objects.none()
+    return (
+        Table.objects.filter(pk__in=TableSeat.objects.filter(user=user).values("table_id"))
+        .filter(status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .annotate(free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
+        .order_by("-updated_at")[:limit]
+    )
+
+
+def idle_table_ids(*, waiting_before, playing_before) -> dict:
+    """Tables nobody will finish: waiting ones untouched since `waiting_before`, and games
+    without a turn timer whose last move (or deal) is older than `playing_before` while
+    a person's seat is awaited. The periodic job closes the first and ends the second."""
+    waiting = list(
+        Table.objects.filter(status=Table.Status.WAITING, updated_at__lt=waiting_before)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    stale_games = []
+    candidates = Game.objects.filter(
+        status=Game.Status.PLAYING, turn_seconds__isnull=True, started_at__lt=playing_before
+    )
+    for game in candidates.order_by("pk").only("pk", "started_at"):
+        last_move = game.moves.order_by("-number").values_list("created_at", flat=True).first()
+        if (last_move or game.started_at) < playing_before:
+            stale_games.append(game.pk)
+    return {"waiting": waiting, "games": stale_games}

@@ -11,6 +11,7 @@ import logging
 from celery import shared_task
 
 from games import selectors
+from games.services import housekeeping as housekeeping_service
 from games.services import play
 
 log = logging.getLogger(__name__)
@@ -32,3 +33,9 @@ def sweep_due_games() -> int:
         except Exception:  # one broken game must not stall every other table
             log.exception("could not advance game %s", game_id)
     return made
+
+
+@shared_task(ignore_result=True)
+def housekeeping() -> dict:
+    """Beat (every minute, registered by games/migrations/0003): idle tables, the play-now queue."""
+    return housekeeping_service.do_housekeeping()

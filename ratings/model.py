@@ -93,21 +93,30 @@ def _team_key(team) -> tuple:
 def rate(teams, ranks, *, model_name: str = "") -> list[list[tuple[float, float]]]:
     """New `(mu, sigma)` for every player of one game (see the module docstring)."""
     _check(teams, ranks)
-    model = get_model(model_name)
-    rating = model.rating
+    rating = get_model(model_name).rating
     library_teams = [[rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams]
+    return [[(p.mu, p.sigma) for p in team] for team in rate_ratings(library_teams, ranks, model_name=model_name)]
+
+
+def rate_ratings(teams, ranks, *, model_name: str = "") -> list[list]:
+    """`rate` on the model's own rating objects (`get_model().rating(...)`), returning new ones.
+
+    The ledger keeps these objects between games, which spares building one per
+    player per game; `rate` is this function on plain numbers. Inputs are not changed.
+    """
+    model = get_model(model_name)
     tied: dict = {}
     for i, rank in enumerate(ranks):
         tied.setdefault(rank, []).append(i)
     if len(tied) == len(teams):
         # No tie: the library orders the teams by rank itself, so the call order
         # (the seats) cannot change the result.
-        rated = model.rate(library_teams, ranks=list(ranks))
-        return [[(p.mu, p.sigma) for p in team] for team in rated]
+        return model.rate(teams, ranks=list(ranks))
 
     # Correction 1: every tie broken each way round (the tied teams, in a canonical
     # order, rotated through their places), the results averaged.
-    keys = [_team_key(team) for team in teams]
+    inputs = [tuple((p.mu, p.sigma) for p in team) for team in teams]
+    keys = [tuple(sorted(team)) for team in inputs]
     groups = [sorted(tied[rank], key=lambda i: (keys[i], i)) for rank in sorted(tied)]
     runs = []
     for turn in range(math.lcm(*(len(group) for group in groups))):
@@ -117,7 +126,7 @@ def rate(teams, ranks, *, model_name: str = "") -> list[list[tuple[float, float]
             for k in range(len(group)):
                 place += 1
                 strict[group[(k + turn) % len(group)]] = place
-        rated = model.rate(library_teams, ranks=strict)
+        rated = model.rate(teams, ranks=strict)
         runs.append([[(p.mu, p.sigma) for p in team] for team in rated])
     count = len(runs)
     result = [
@@ -135,7 +144,7 @@ def rate(teams, ranks, *, model_name: str = "") -> list[list[tuple[float, float]
     for group in groups:
         same: dict = {}
         for i in group:
-            same.setdefault(tuple(teams[i]), []).append(i)
+            same.setdefault(inputs[i], []).append(i)
         for members in same.values():
             if len(members) < 2:
                 continue
@@ -148,7 +157,8 @@ def rate(teams, ranks, *, model_name: str = "") -> list[list[tuple[float, float]
             ]
             for i in members:
                 result[i] = list(averaged)
-    return result
+    rating = model.rating
+    return [[rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in result]
 
 
 def display_rating(mu: float, sigma: float) -> int:

@@ -125,17 +125,14 @@ def _insert(model, field_names, rows: list[tuple]) -> None:
             cursor.executemany(sql, rows[start : start + INSERT_BATCH])
 
 
-def _write(
+def _compute(
     variant: str,
     ledger: Ledger,
     games: list[GameRow],
     first_seq: int,
-    existing_players: dict[int, int],
-    existing_pairs: dict[tuple[int, int], int],
     progress: Callable[[int, int], None] | None = None,
-    clock=None,
-) -> int:
-    """Apply `games` in order on the ledger and store every row it produced."""
+) -> tuple[list[tuple], list[tuple], int]:
+    """Apply `games` in order on the ledger: the RatedGame and RatingChange rows, and the last seq."""
     display = rating_model.display_rating
     adapt = connection.ops.adapt_datetimefield_value
     changes: list[tuple] = []
@@ -166,8 +163,19 @@ def _write(
             )
         if progress is not None and (done % 5000 == 0 or done == total):
             progress(done, total)
-    if clock:
-        clock.lap("compute")
+    return marks, changes, seq
+
+
+def _store(
+    variant: str,
+    ledger: Ledger,
+    marks: list[tuple],
+    changes: list[tuple],
+    existing_players: dict[int, int],
+    existing_pairs: dict[tuple[int, int], int],
+    clock=None,
+) -> None:
+    """Write what `_compute` produced: the marks, the history, the touched ratings."""
     _insert(RatedGame, MARK_FIELDS, marks)
     _insert(RatingChange, CHANGE_FIELDS, changes)
     if clock:
@@ -208,29 +216,38 @@ def _write(
     PairRating.objects.bulk_update(updated_pairs, ["mu", "sigma", "games", "last_played"], batch_size=500)
     if clock:
         clock.lap("write ratings")
-    return seq
 
 
-def _rebuild(variant: str, state: VariantState, progress=None, timings: dict | None = None) -> int:
-    clock = _Clock(timings)
-    RatingChange.objects.filter(variant=variant).delete()
-    RatedGame.objects.filter(variant=variant).delete()
-    Rating.objects.filter(variant=variant).delete()
-    PairRating.objects.filter(variant=variant).delete()
-    clock.lap("delete")
-    games_qs = _rated_games(variant)
-    order = list(games_qs.order_by("finished_at", "id").values_list("id", "finished_at"))
+def _read_all(variant: str) -> list[GameRow]:
+    """Every finished rated game of the variant with its seats, in finishing order (two queries)."""
+    order = list(_rated_games(variant).order_by("finished_at", "id").values_list("id", "finished_at"))
     seats = _seat_rows(
         _seats_model()
         .objects.filter(game__variant=variant, game__rated=True, game__status=FINISHED, game__finished_at__isnull=False)
         .values_list(*SEAT_FIELDS)
         .iterator(chunk_size=20000)
     )
-    games = [GameRow(game_id, finished_at, seats.get(game_id, [])) for game_id, finished_at in order]
-    clock.lap("read")
-    ledger = Ledger()
-    seq = _write(variant, ledger, games, 0, {}, {}, progress, clock)
+    return [GameRow(game_id, finished_at, seats.get(game_id, [])) for game_id, finished_at in order]
+
+
+def _replace_all(variant: str, state: VariantState, games, ledger, marks, changes, seq, clock) -> None:
+    """Inside the lock: the variant's rows become exactly the computed ones."""
+    RatingChange.objects.filter(variant=variant).delete()
+    RatedGame.objects.filter(variant=variant).delete()
+    Rating.objects.filter(variant=variant).delete()
+    PairRating.objects.filter(variant=variant).delete()
+    clock.lap("delete")
+    _store(variant, ledger, marks, changes, {}, {}, clock)
     _save_state(state, seq, games[-1] if games else None, recomputed=True)
+
+
+def _rebuild(variant: str, state: VariantState) -> int:
+    """Recompute inside the lock already held (a game arrived out of order)."""
+    clock = _Clock(None)
+    games = _read_all(variant)
+    ledger = Ledger()
+    marks, changes, seq = _compute(variant, ledger, games, 0)
+    _replace_all(variant, state, games, ledger, marks, changes, seq, clock)
     return len(games)
 
 
@@ -263,13 +280,25 @@ def recompute(variant: str, *, progress: Callable[[int, int], None] | None = Non
     """Rebuild a variant's ratings from every finished rated game, in finishing order.
 
     Returns the number of games applied. `progress(done, total)` is called now and then.
+    The games are read and rated before the variant's lock is taken (on SQLite the
+    lock is the database's one write lock, which the tables' moves need too); under
+    the lock the rows are replaced, and games that finished meanwhile are applied
+    after them as `rate_game` would.
     """
     _check_variant(variant)
+    clock = _Clock(timings)
+    games = _read_all(variant)
+    clock.lap("read")
+    ledger = Ledger()
+    marks, changes, seq = _compute(variant, ledger, games, 0, progress)
+    clock.lap("compute")
     with transaction.atomic():
         state = _lock(variant)
-        count = _rebuild(variant, state, progress, timings)
-    log.info("ratings of %s recomputed from %d games", variant, count)
-    return count
+        _replace_all(variant, state, games, ledger, marks, changes, seq, clock)
+        late = _catch_up(variant, state)
+    clock.lap("commit")
+    log.info("ratings of %s recomputed from %d games", variant, len(games) + late)
+    return len(games) + late
 
 
 do_recompute = recompute
@@ -285,46 +314,50 @@ def rate_game(game_id: int) -> int:
         return 0
     if RatedGame.objects.filter(game_id=game_id).exists():
         return 0
-    finished_at = game["finished_at"]
     with transaction.atomic():
         state = _lock(variant)
-        pending = list(
-            _rated_games(variant)
-            .filter(Q(finished_at__lt=finished_at) | Q(finished_at=finished_at, id__lte=game_id))
-            .exclude(id__in=RatedGame.objects.filter(variant=variant).values("game_id"))
-            .order_by("finished_at", "id")
-            .values_list("id", "finished_at")
-        )
-        if not pending:
-            return 0
-        first_id, first_at = pending[0]
-        if state.last_finished_at is not None and (first_at, first_id) < (state.last_finished_at, state.last_game_id):
-            # A game finished before one already applied: only a rebuild keeps the order exact.
-            log.warning("game %s of %s arrived out of order: recomputing", pending[0][0], variant)
-            _rebuild(variant, state)
-            return len(pending)
-        ids = [game_id for game_id, _ in pending]
-        seats: dict[int, list[SeatRow]] = {}
-        for start in range(0, len(ids), CHUNK):
-            chunk = ids[start : start + CHUNK]
-            seats.update(_seat_rows(_seats_model().objects.filter(game_id__in=chunk).values_list(*SEAT_FIELDS)))
-        games = [GameRow(gid, when, seats.get(gid, [])) for gid, when in pending]
-        user_ids = {s.user_id for g in games for s in g.seats if s.user_id is not None}
-        players, existing_players = {}, {}
-        for pk, user_id, mu, sigma, count, last in Rating.objects.filter(
-            variant=variant, user_id__in=user_ids
-        ).values_list("pk", "user_id", "mu", "sigma", "games", "last_played"):
-            players[user_id] = Standing(mu, sigma, count, last)
-            existing_players[user_id] = pk
-        pairs, existing_pairs = {}, {}
-        for pk, first, second, mu, sigma, count, last in PairRating.objects.filter(
-            variant=variant, first_id__in=user_ids, second_id__in=user_ids
-        ).values_list("pk", "first_id", "second_id", "mu", "sigma", "games", "last_played"):
-            pairs[(first, second)] = Standing(mu, sigma, count, last)
-            existing_pairs[(first, second)] = pk
-        ledger = Ledger(players, pairs)
-        seq = _write(variant, ledger, games, state.last_seq, existing_players, existing_pairs)
-        _save_state(state, seq, games[-1])
+        return _catch_up(variant, state, upto=(game["finished_at"], game_id))
+
+
+def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> int:
+    """Inside the lock: apply the variant's finished rated games not applied yet
+    (up to `upto` = (finished_at, game id), or all), in finishing order."""
+    pending_qs = _rated_games(variant).exclude(id__in=RatedGame.objects.filter(variant=variant).values("game_id"))
+    if upto is not None:
+        finished_at, game_id = upto
+        pending_qs = pending_qs.filter(Q(finished_at__lt=finished_at) | Q(finished_at=finished_at, id__lte=game_id))
+    pending = list(pending_qs.order_by("finished_at", "id").values_list("id", "finished_at"))
+    if not pending:
+        return 0
+    first_id, first_at = pending[0]
+    if state.last_finished_at is not None and (first_at, first_id) < (state.last_finished_at, state.last_game_id):
+        # A game finished before one already applied: only a rebuild keeps the order exact.
+        log.warning("game %s of %s arrived out of order: recomputing", first_id, variant)
+        _rebuild(variant, state)
+        return len(pending)
+    ids = [game_id for game_id, _ in pending]
+    seats: dict[int, list[SeatRow]] = {}
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        seats.update(_seat_rows(_seats_model().objects.filter(game_id__in=chunk).values_list(*SEAT_FIELDS)))
+    games = [GameRow(gid, when, seats.get(gid, [])) for gid, when in pending]
+    user_ids = {s.user_id for g in games for s in g.seats if s.user_id is not None}
+    players, existing_players = {}, {}
+    for pk, user_id, mu, sigma, count, last in Rating.objects.filter(variant=variant, user_id__in=user_ids).values_list(
+        "pk", "user_id", "mu", "sigma", "games", "last_played"
+    ):
+        players[user_id] = Standing(mu, sigma, count, last)
+        existing_players[user_id] = pk
+    pairs, existing_pairs = {}, {}
+    for pk, first, second, mu, sigma, count, last in PairRating.objects.filter(
+        variant=variant, first_id__in=user_ids, second_id__in=user_ids
+    ).values_list("pk", "first_id", "second_id", "mu", "sigma", "games", "last_played"):
+        pairs[(first, second)] = Standing(mu, sigma, count, last)
+        existing_pairs[(first, second)] = pk
+    ledger = Ledger(players, pairs)
+    marks, changes, seq = _compute(variant, ledger, games, state.last_seq)
+    _store(variant, ledger, marks, changes, existing_players, existing_pairs)
+    _save_state(state, seq, games[-1])
     return len(games)
 
 

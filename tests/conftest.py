@@ -88,3 +88,12 @@ def russian_by_default():
 
     with translation.override("ru"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Every test starts with no rate counted (games.limits counts in the cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -196,7 +196,7 @@ def test_default_settings_run_on_a_bare_machine():
 
 
 def test_debug_is_off_unless_set():
-    probed = probe_settings(SECRET_KEY="k3y-" * 13)
+    probed = probe_settings(SECRET_KEY="a-production-key-" + "0123456789abcdef" * 3)
     assert probed["debug"] is False
 
 
@@ -205,7 +205,7 @@ def test_environment_switches_to_postgres_and_redis():
         DATABASE_URL="postgres://durak:secret@db.example:5432/durak",
         REDIS_URL="redis://cache.example:6379/1",
         DEBUG="false",
-        SECRET_KEY="x" * 50,
+        SECRET_KEY="a-production-key-" + "0123456789abcdef" * 3,
         ALLOWED_HOSTS="durak.example, www.durak.example",
     )
     assert probed["engine"] == "django.db.backends.postgresql"

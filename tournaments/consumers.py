@@ -13,6 +13,7 @@ Both only listen: what the browser sends is ignored.
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import HttpRequest
+from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -29,10 +30,20 @@ def language_of(scope) -> str:
     return translation.get_language_from_request(request)
 
 
+def csrf_token_of(scope) -> str:
+    """A form token for the viewer's CSRF cookie: the panel the socket sends holds
+    forms (enter, check in), and without it their posts would be refused."""
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    CsrfViewMiddleware(lambda request: None).process_request(request)
+    return get_token(request)
+
+
 class EventConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.language = language_of(self.scope)
+        self.csrf_token = csrf_token_of(self.scope)
         self.group = event_group(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -61,7 +72,7 @@ class EventConsumer(AsyncWebsocketConsumer):
         if event is None:
             return ""
         with translation.override(self.language):
-            return render_panel(event, self.scope.get("user"), oob=True)
+            return render_panel(event, self.scope.get("user"), oob=True, csrf_token=self.csrf_token)
 
 
 class SeatConsumer(AsyncWebsocketConsumer):

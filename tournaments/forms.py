@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from .errors import TournamentRefused
 from .models import Tournament
 
+DATETIME_FIELDS = ("registration_opens", "registration_closes", "checkin_opens", "checkin_closes", "starts_at")
 RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "trump_six_swap")
 
 
@@ -49,6 +50,11 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in DATETIME_FIELDS:
+            # The browser's own date and time picker; shown in the site's time zone.
+            self.fields[name].widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+        self.fields["description"].widget.attrs["rows"] = 3
+        self.fields["points_table"].widget = forms.TextInput(attrs={"placeholder": "[3, 2, 1, 0]"})
         rules = (self.instance.rules or {}) if self.instance else {}
         for name in RULE_FIELDS:
             if name in rules:

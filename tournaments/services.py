@@ -412,6 +412,9 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
             return []
     if round_.tables.exists():
         _drop_ineligible(event, round_)
+        if number == 1:  # seated by the director: the seeds are still the event's
+            entrants = _eligible(event, 1)
+            _fix_seeds(entrants, _seeded(event, entrants)[0])
     if not round_.tables.exists():
         seating = _seat(event, number)
         if seating is None:
@@ -523,11 +526,7 @@ def _seat(event: Tournament, number: int):
         return None
     ids, ratings = _seeded(event, entrants)
     if number == 1:
-        # The seeds of the event, fixed at its start (a knockout bracket follows them).
-        for seed, pk in enumerate(ids, start=1):
-            Entrant.objects.filter(pk=pk).update(seed=seed)
-        for e in entrants:
-            e.seed = ids.index(e.pk) + 1
+        _fix_seeds(entrants, ids)
     size = event.entrants_per_table
     if event.format == Tournament.Format.SWISS:
         scores = _scores(event)
@@ -558,6 +557,15 @@ def _seat(event: Tournament, number: int):
         return formats.Seating(tables=tables, byes=byes, repeats=planned.repeats, flags=list(planned.flags))
     seeds = {e.pk: e.seed for e in entrants if e.seed is not None}
     return formats.knockout_round(ids, size, seeds=seeds, round_number=number)
+
+
+def _fix_seeds(entrants: list[Entrant], ids: list[int]) -> None:
+    """The seeds of the event (1 is the best), fixed at its start: a knockout's later
+    rounds follow the bracket they made, not the ratings of the day."""
+    for seed, pk in enumerate(ids, start=1):
+        Entrant.objects.filter(pk=pk).update(seed=seed)
+    for e in entrants:
+        e.seed = ids.index(e.pk) + 1
 
 
 def _round_robin_field(event: Tournament, ids: list[int]) -> list[int]:
@@ -627,11 +635,10 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
         points = standings.game_points(places, len(entrants), table)
         durak = {pk: places[pk] == 2 and len(set(places.values())) == 2 for pk in entrants}
     else:
-        seats = {s["number"]: s for s in game["seats"]}
-        places = {entrants[n]: seats[n]["counted_place"] for n in range(len(entrants))}
-        durak_pk = next((entrants[n] for n in range(len(entrants)) if seats[n]["is_loser"]), None)
-        points = standings.game_points(places, len(entrants), table, durak=durak_pk)
-        durak = {pk: pk == durak_pk for pk in entrants}
+        places, losers = _table_places(entrants, {s["number"]: s for s in game["seats"]})
+        points = standings.game_points(places, len(entrants), table)
+        points.update(dict.fromkeys(losers, 0.0))
+        durak = {pk: pk in losers for pk in entrants}
     for pk in entrants:
         Result.objects.create(
             round=round_,
@@ -654,10 +661,30 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
             done.append(f"table {rt.number}: game {game_number + 1} dealt")
     else:
         rt.done = True
+        # Their "go to your table" notice is out of date: each page asks again.
+        for entrant in Entrant.objects.filter(pk__in=entrants).select_related("pair"):
+            for user_id in entrant.user_ids():
+                notify.user_changed_on_commit(user_id)
     rt.save(update_fields=["games_played", "done"])
     if rt.done and not round_.tables.filter(done=False).exists():
         done += _finish_round(event, round_, now)
     return done
+
+
+def _table_places(entrants: list[int], seats: dict[int, dict]) -> tuple[dict[int, int], set[int]]:
+    """Places at a singles table, and who scores nothing.
+
+    A seat that abandoned (resigned, or went on autopilot) is counted last, so
+    its `counted_place` can equal the durak's: the abandoned share the last
+    places below everyone who played on, and they, not the durak who outlasted
+    them, score nothing. Without an abandonment the places are the game's and
+    the durak scores nothing.
+    """
+    key = {entrants[n]: (1, 0) if seats[n]["abandoned"] else (0, seats[n]["counted_place"]) for n in seats}
+    places = {pk: 1 + sum(other < key[pk] for other in key.values()) for pk in key}
+    abandoned = {entrants[n] for n in seats if seats[n]["abandoned"]}
+    losers = abandoned or {entrants[n] for n in seats if seats[n]["is_loser"]}
+    return places, losers
 
 
 def _record_finished_games(event: Tournament, round_: Round, now) -> list[str]:

@@ -55,8 +55,12 @@ def _seconds_to_start(event: Tournament) -> int | None:
     return max(0, int((event.starts_at - timezone.now()).total_seconds()))
 
 
-def render_panel(event: Tournament, user, oob: bool = False) -> str:
-    return render_to_string("tournaments/partials/panel.html", {**panel_context(event, user), "oob": oob})
+def render_panel(event: Tournament, user, oob: bool = False, csrf_token: str | None = None, request=None) -> str:
+    """The live panel; its forms need the viewer's CSRF token (`request`'s, or `csrf_token` for a socket)."""
+    context = {**panel_context(event, user), "oob": oob}
+    if csrf_token:
+        context["csrf_token"] = csrf_token
+    return render_to_string("tournaments/partials/panel.html", context, request=request)
 
 
 def event_page(request, tournament_id: int):
@@ -66,7 +70,7 @@ def event_page(request, tournament_id: int):
 
 def event_panel(request, tournament_id: int):
     event = get_object_or_404(Tournament, pk=tournament_id)
-    return HttpResponse(render_panel(event, request.user))
+    return HttpResponse(render_panel(event, request.user, request=request))
 
 
 def _act(request, tournament_id: int, action, done_message=None):

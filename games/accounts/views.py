@@ -3,6 +3,7 @@
 Logging in and out are Django's own views (see urls.py).
 """
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -10,8 +11,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors
-from games.display import outcome, variant_name
+from games import limits, permissions, selectors
+from games.display import bot_choices, outcome, variant_name
+from games.errors import Refusal
 from games.services import accounts
 
 from .forms import SignUpForm
@@ -29,9 +31,14 @@ def _next_url(request, default: str = "games:home"):
 def sign_up(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = accounts.do_sign_up(form)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(_next_url(request))
+        try:
+            limits.check_signup_rate(request)
+        except Refusal as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            user = accounts.do_sign_up(form)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_next_url(request))
     return render(request, "games/accounts/signup.html", {"form": form, "next": _next_url(request, "")})
 
 
@@ -39,7 +46,18 @@ def sign_up(request):
 def play_as_guest(request):
     """Sign in as a new guest (or stay the guest one is) and sit down against a bot."""
     user = request.user if request.user.is_authenticated else None
-    user, table = accounts.do_play_as_guest(user=user, prefix=_("Guest"))
+    try:  # a new guest per address, a new table per user: both limited
+        if user is None:
+            limits.check_guest_rate(request)
+        else:
+            limits.check_table_rate(user)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect("games:home")
+    level = request.POST.get("bot_level", "").strip()
+    if level not in dict(bot_choices()):
+        level = accounts.GUEST_BOT_LEVEL  # nothing chosen (or nonsense): the club player, as before
+    user, table = accounts.do_play_as_guest(user=user, prefix=_("Guest"), bot_level=level)
     if not request.user.is_authenticated:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("games:table", table_id=table.pk)
@@ -49,10 +67,12 @@ def profile(request, username: str):
     player = selectors.user_by_name(username)
     if player is None:
         raise Http404(_("There is no such player."))
-    stats = selectors.player_stats(player)
+    stats = selectors.player_record(player)
+    for figures in stats["per_variant"]:
+        figures["name"] = variant_name(figures["variant"])
     rows = []
     for seat in stats["recent"]:
-        css, words = outcome(seat.game.result, seat.number, seat.is_loser)
+        css, words = outcome(seat.game.result, seat.number, seat.is_loser, seat.abandoned)
         rows.append(
             {
                 "game": seat.game,
@@ -64,6 +84,7 @@ def profile(request, username: str):
                 "outcome_class": css,
                 "variant": variant_name(seat.game.variant),
                 "rated": seat.game.rated,
+                "record_visible": permissions.may_see_record(seat.game, request.user),
             }
         )
     profile_obj = getattr(player, "profile", None)

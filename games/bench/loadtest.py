@@ -96,11 +96,6 @@ class Options:
     def base(self) -> str:
         return self.url.rstrip("/")
 
-    @property
-    def ws_base(self) -> str:
-        parts = urllib.parse.urlsplit(self.base)
-        return ("wss" if parts.scheme == "https" else "ws") + "://" + parts.netloc
-
 
 # ------------------------------------------------------------------ players over HTTP
 
@@ -152,35 +147,42 @@ class Browser:
             raise LoadFailed("the sign-up gave no session cookie")
 
 
-def open_table(options: Options, run_tag: str) -> dict:
-    """Seat `options.seats` new players at a new public table (dealt by the last join)."""
-    people = []
-    for i in range(options.seats):
-        browser = Browser(options.base)
-        if options.signup:
-            browser.sign_up(f"lt-{run_tag}-{secrets.token_hex(4)}-{i}")
-        else:
-            browser.become_guest()
-        people.append(browser)
-    host = people[0]
+def new_player(base: str, signup: bool = False, tag: str = "") -> Browser:
+    """A signed-in browser: a new guest, or (signup) a new account through the sign-up form."""
+    browser = Browser(base)
+    if signup:
+        browser.sign_up(f"lt-{tag or secrets.token_hex(3)}-{secrets.token_hex(5)}")
+    else:
+        browser.become_guest()
+    return browser
+
+
+def new_table(host: Browser, seats: int, *, turn_seconds: int | None = None, bot_level: str = "") -> int:
+    """The host opens a public podkidnoy table of `seats` (36 cards) through the form; its id."""
     host.get("/tables/new/")
     landed = host.post(
         "/tables/new/",
         {
             "variant": "podkidnoy",
-            "players": options.seats,
+            "players": seats,
             "deck": 36,
             "first_bout_limit": 5,
             "throw_in": "all",
-            "turn_seconds": "",
+            "turn_seconds": turn_seconds or "",
             "visibility": "public",
-            "bot_level": "",
+            "bot_level": bot_level,
         },
     )
     found = TABLE_URL_RE.search(landed)
     if not found:
         raise LoadFailed(f"opening a table did not lead to its page (landed on {landed})")
-    table_id = int(found.group(1))
+    return int(found.group(1))
+
+
+def open_table(options: Options, run_tag: str) -> dict:
+    """Seat `options.seats` new players at a new public table (dealt by the last join)."""
+    people = [new_player(options.base, options.signup, run_tag) for _ in range(options.seats)]
+    table_id = new_table(people[0], options.seats)
     for browser in people[1:]:
         browser.post(f"/t/{table_id}/join/", {})
     return {"table": table_id, "people": people}
@@ -220,17 +222,20 @@ class Seat:
         self.task = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, options: Options, table_id: int, session: str) -> Seat:
+    async def open(cls, base: str, table_id: int, session: str, timeout: float = 10.0) -> Seat:
+        """The socket of the table page at `base` (http://host:port) with this session."""
         from websockets.asyncio.client import connect
 
+        parts = urllib.parse.urlsplit(base)
+        ws_base = ("wss" if parts.scheme == "https" else "ws") + "://" + parts.netloc
         connection = await connect(
-            f"{options.ws_base}/ws/table/{table_id}/",
-            origin=options.base,
+            f"{ws_base}/ws/table/{table_id}/",
+            origin=f"{parts.scheme}://{parts.netloc}",
             additional_headers={"Cookie": f"{SESSION_COOKIE}={session}"},
             compression=None,
             ping_interval=None,
             close_timeout=1,
-            open_timeout=options.timeout * 3,
+            open_timeout=timeout * 3,
             proxy=None,
             max_size=2**22,
         )
@@ -312,9 +317,9 @@ class TableDriver:
         self.seats: list[Seat] = []
 
     async def connect(self):
-        self.seats = [await Seat.open(self.options, self.table_id, s) for s in self.sessions]
-        ok = await asyncio.gather(*(s.wait_for(lambda s=s: s.game is not None, self.options.timeout) for s in self.seats))
-        if not all(ok):
+        o = self.options
+        self.seats = [await Seat.open(o.base, self.table_id, s, o.timeout) for s in self.sessions]
+        if not await self.wait_all(lambda s: s.game is not None, self.options.timeout):
             raise LoadFailed(f"table {self.table_id}: a seat saw no game")
 
     async def close(self):
@@ -324,6 +329,11 @@ class TableDriver:
     def in_step(self) -> bool:
         first = self.seats[0]
         return all(s.game == first.game and s.moves == first.moves for s in self.seats)
+
+    async def wait_all(self, test, timeout: float) -> bool:
+        """Until test(seat) holds for every seat (each waits on its own socket's frames)."""
+        ok = await asyncio.gather(*(s.wait_for(lambda s=s: test(s), timeout) for s in self.seats))
+        return all(ok)
 
     async def play(self, start: float, measure_from: float, stop: float):
         """Act once per pace until `stop` (perf_counter times); count what happens."""
@@ -347,9 +357,14 @@ class TableDriver:
     async def one_action(self, measured: bool):
         timeout = self.options.timeout
         if not self.in_step():
-            ok = await asyncio.gather(*(s.wait_for(self.in_step, timeout) for s in self.seats))
-            if not all(ok):
+            # Behind: a seat still waits for the last move (or a deal); catch up first.
+            top = max(self.seats, key=lambda s: (s.game or 0, s.moves))
+            game, moves = top.game, top.moves
+            if not await self.wait_all(lambda s: s.game != game or s.moves >= moves, timeout):
                 self.tally.timeouts += 1
+                return
+            if not self.in_step():
+                self.tally.stuck += 1
                 return
         first = self.seats[0]
         game, moves = first.game, first.moves
@@ -368,24 +383,21 @@ class TableDriver:
         sent = time.perf_counter()
         await seat.connection.send(json.dumps({"action": action}))
 
-        def reached() -> bool:
-            return all((s.game == game and s.moves > moves) or s.game != game for s in self.seats)
-
         async def refusal() -> str:
             while True:
                 text = await seat.errors.get()
                 if text:
                     return text
 
-        everyone = asyncio.gather(*(s.wait_for(reached, timeout) for s in self.seats))
+        everyone = asyncio.ensure_future(self.wait_all(lambda s: s.game != game or s.moves > moves, timeout))
         refused = asyncio.ensure_future(refusal())
         done, _ = await asyncio.wait({everyone, refused}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         refused.cancel()
-        if refused in done and not refused.cancelled():
+        if refused in done:
             everyone.cancel()
             self.tally.refused += 1
             return
-        if everyone not in done or not all(everyone.result()):
+        if everyone not in done or not everyone.result():
             everyone.cancel()
             self.tally.timeouts += 1
             self.tally.unconfirmed.setdefault(game, []).append([number, action])
@@ -410,10 +422,7 @@ class TableDriver:
             self.tally.http_errors += 1
             return
         self.tally.deals += 1
-        ok = await asyncio.gather(
-            *(s.wait_for(lambda s=s: s.game != game and not s.over, self.options.timeout) for s in self.seats)
-        )
-        if not all(ok):
+        if not await self.wait_all(lambda s: s.game != game and not s.over, self.options.timeout):
             self.tally.timeouts += 1
 
 

@@ -4,11 +4,12 @@ A bot sees exactly what a human in its seat sees: the dict `Game.view(seat)`
 returns. It answers with one of `view["legal_actions"]` (a text such as
 "attack 6S"), or None when that list is empty. It never touches the `Game`
 object, so it cannot read hidden cards, and it keeps no memory between calls:
-the same view always gets the same answer from bots built with the same seed.
+the same view always gets the same answer from bots built with the same seed
+(the legacy "random" level aside, which draws from one generator per bot).
 
-    from games.bots import BOT_LEVELS, get_bot
+    from games.bots import LEVELS, get_bot
 
-    bot = get_bot("heuristic", seed=7)
+    bot = get_bot("hard", seed=7)
     action = bot.choose(game.view(seat))   # only ask a seat in view["to_move"]
 
 Ask a bot only when the game waits for its seat (`seat in game.to_move()`):
@@ -16,24 +17,49 @@ the view of a seat that is not awaited may still list optional moves (a
 throw-in while the defender thinks, the trump six swap), and a bot always
 answers with one of them, since None is reserved for an empty list.
 `games.bots.arena` drives whole games this way.
+
+`choose` is synchronous, CPU-bound and bounded: the searching levels think
+for up to their time budget (`LEVELS[level]["seconds"]`) and stop. Call it in
+a Celery worker (the play service does) or a command, never on an event loop.
+
+Levels, weakest first (`LEVELS`, `BOT_LEVELS`): easy, medium (the club
+player), hard (search, about half a second a move), expert (search, about two
+seconds). The names of the first bots stay valid (`LEGACY_LEVELS`): existing
+tables, the autopilot and tests use "heuristic" (now the same as medium) and
+"random" (the uniformly random novice).
 """
 
 from typing import Protocol, runtime_checkable
 
+from .easy import EasyBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
+from .search import SearchBot
 
-# Ordered weakest first; (level id, human name) pairs, usable as Django choices.
-BOT_LEVELS = [
-    ("random", "Novice (random)"),
-    ("heuristic", "Club player"),
-]
-BOT_NAMES = dict(BOT_LEVELS)
-
-_CLASSES = {
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
+# Every level a table may choose, weakest first, with its English label (the
+# web layer translates these) and what the bot is.
+LEVELS = {
+    "easy": {"label": "Easy", "bot": EasyBot, "options": {}},
+    "medium": {"label": "Medium", "bot": HeuristicBot, "options": {}},
+    "hard": {"label": "Hard", "bot": SearchBot, "options": {"iterations": 400, "seconds": 0.5}},
+    "expert": {"label": "Expert", "bot": SearchBot, "options": {"iterations": 1600, "seconds": 2.0}},
 }
+
+# The first two levels' names, still accepted everywhere a level is.
+LEGACY_LEVELS = {
+    "random": {"label": "Novice (random)", "bot": RandomBot, "options": {}},
+    "heuristic": {"label": "Medium", "bot": HeuristicBot, "options": {}},
+}
+ALIASES = {"heuristic": "medium"}
+
+# The level an abandoned seat's autopilot plays (medium or better, never search:
+# it must answer at once when a player's time has run out).
+AUTOPILOT_LEVEL = "medium"
+
+# (level id, English label) of the levels a table offers, weakest first: usable as Django choices.
+BOT_LEVELS = [(level, spec["label"]) for level, spec in LEVELS.items()]
+# The English label of every level name accepted, legacy names included.
+BOT_NAMES = {**{level: spec["label"] for level, spec in LEGACY_LEVELS.items()}, **dict(BOT_LEVELS)}
 
 
 @runtime_checkable
@@ -47,14 +73,54 @@ class Bot(Protocol):
         ...
 
 
-def get_bot(level: str, seed=None) -> Bot:
-    """A new bot of `level` (an id from BOT_LEVELS); `seed` makes it repeatable."""
-    try:
-        cls = _CLASSES[level]
-    except (KeyError, TypeError):
-        known = ", ".join(repr(lvl) for lvl, _ in BOT_LEVELS)
-        raise ValueError(f"Unknown bot level {level!r}: choose one of {known}.") from None
-    return cls(seed=seed)
+def is_level(level) -> bool:
+    """Is `level` a name `get_bot` accepts (the offered levels and the legacy names)?"""
+    return isinstance(level, str) and (level in LEVELS or level in LEGACY_LEVELS)
 
 
-__all__ = ["BOT_LEVELS", "BOT_NAMES", "Bot", "HeuristicBot", "RandomBot", "get_bot"]
+def canonical_level(level: str) -> str:
+    """The offered level a name stands for: "heuristic" is "medium"; others are themselves."""
+    return ALIASES.get(level, level)
+
+
+def get_bot(level: str, seed=None, *, iterations: int | None = None, timed: bool = True) -> Bot:
+    """A new bot of `level` (a name from LEVELS or LEGACY_LEVELS); `seed` makes it repeatable.
+
+    For the searching levels, `iterations` replaces the level's playout budget,
+    and `timed=False` drops its time budget, so that the bot's play depends on
+    nothing but the seed and the view (matches, tests).
+    """
+    spec = LEVELS.get(level) if isinstance(level, str) else None
+    if spec is None and isinstance(level, str):
+        spec = LEGACY_LEVELS.get(level)
+    if spec is None:
+        known = ", ".join(repr(lvl) for lvl in [*LEVELS, *LEGACY_LEVELS])
+        raise ValueError(f"Unknown bot level {level!r}: choose one of {known}.")
+    options = dict(spec["options"])
+    if spec["bot"] is SearchBot:
+        options["level"] = level
+        if iterations is not None:
+            options["iterations"] = iterations
+        if not timed:
+            options["seconds"] = None
+    bot = spec["bot"](seed=seed, **options)
+    bot.level = level
+    return bot
+
+
+__all__ = [
+    "ALIASES",
+    "AUTOPILOT_LEVEL",
+    "BOT_LEVELS",
+    "BOT_NAMES",
+    "LEGACY_LEVELS",
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "canonical_level",
+    "get_bot",
+    "is_level",
+]

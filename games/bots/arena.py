@@ -57,3 +57,94 @@ def head_to_head(rules: Rules, make_a, make_b, games: int, seed: int = 0) -> flo
         game = play_game(rules, bots, seed=seed * 100_003 + i // 2, dealer=i // 2 % 2)
         total += score(game, a_seat)
     return total / games
+
+
+# ------------------------------------------------------------------ matches
+# `manage.py arena`: two levels on the same deals, seats swapped, in parallel.
+
+
+def seats_of_a(players: int, swapped: bool) -> set[int]:
+    """Bot A takes every other seat (0, 2, ...), or the others when `swapped`.
+
+    With partners these are exactly the teams (R2, T4); without, the two
+    games of a deal give each bot every seat's cards once.
+    """
+    return {s for s in range(players) if s % 2 == (1 if swapped else 0)}
+
+
+def outcome_for(game: Game, a_seats: set[int]) -> str:
+    """ "win" if a side of B lost, "loss" if A did (its seat is the durak), "draw" if nobody lost."""
+    if not game.losers:
+        return "draw"
+    return "loss" if a_seats & set(game.losers) else "win"
+
+
+def play_deal(task: tuple) -> list[str]:
+    """One deal played twice, A's and B's seats swapped: [outcome of A unswapped, swapped].
+
+    `task` = (rules as a dict, (level, iterations) of A, same of B, match seed,
+    deal number); plain values, so that worker processes can receive it.
+    """
+    from games.bots import get_bot  # the package imports this module
+
+    rules_data, (level_a, iter_a), (level_b, iter_b), seed, deal = task
+    rules = Rules.from_dict(rules_data)
+    deal_seed = f"arena:{seed}:{deal}"
+    outcomes = []
+    for swapped in (False, True):
+        a_seats = seats_of_a(rules.players, swapped)
+        bots = [
+            get_bot(level_a, seed=f"{deal_seed}:a{s}", iterations=iter_a, timed=False)
+            if s in a_seats
+            else get_bot(level_b, seed=f"{deal_seed}:b{s}", iterations=iter_b, timed=False)
+            for s in range(rules.players)
+        ]
+        game = play_game(rules, bots, seed=deal_seed, dealer=deal % rules.players)
+        outcomes.append(outcome_for(game, a_seats))
+    return outcomes
+
+
+def interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and 95 % confidence interval (normal approximation) of independent values."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0, 1.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * (var / n) ** 0.5
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def match(rules: Rules, a: tuple, b: tuple, deals: int, seed=0, workers: int = 1, progress=None) -> dict:
+    """Play `deals` deals twice each (2 * deals games), `a` and `b` as (level, iterations or None).
+
+    Returns counts of A's wins, draws and losses, and per deal (the two games
+    of a deal share their cards, so they are one sample) the shares with a 95 %
+    interval: `not_lost` (a draw counts as not lost) and `score` (a draw is 1/2).
+    """
+    tasks = [(rules.to_dict(), tuple(a), tuple(b), seed, deal) for deal in range(deals)]
+    results = []
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for outcomes in pool.imap(play_deal, tasks):
+                results.append(outcomes)
+                if progress:
+                    progress(len(results), deals)
+    else:
+        for task in tasks:
+            results.append(play_deal(task))
+            if progress:
+                progress(len(results), deals)
+    flat = [o for pair in results for o in pair]
+    not_lost = [sum(o != "loss" for o in pair) / 2 for pair in results]
+    score = [sum({"win": 1.0, "draw": 0.5, "loss": 0.0}[o] for o in pair) / 2 for pair in results]
+    return {
+        "games": len(flat),
+        "wins": flat.count("win"),
+        "draws": flat.count("draw"),
+        "losses": flat.count("loss"),
+        "not_lost": interval(not_lost),
+        "score": interval(score),
+    }

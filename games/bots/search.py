@@ -51,7 +51,9 @@ PRUNE_STANDARD_ERRORS = 2.0
 class SearchBot:
     level = "hard"
 
-    def __init__(self, seed=None, iterations: int = 400, seconds: float | None = 0.5, clock=time.perf_counter, level=None):
+    def __init__(
+        self, seed=None, iterations: int = 400, seconds: float | None = 0.5, clock=time.perf_counter, level=None
+    ):
         if iterations < 1:
             raise ValueError("A searching bot needs at least one playout per decision.")
         if seconds is not None and seconds <= 0:
@@ -120,18 +122,26 @@ class SearchBot:
     def _playout(self, game: Game, seat: int, action: str) -> float:
         game.act(seat, action)
         choose = self.policy.choose
-        rules = game.rules.to_dict()
+        rules = game.rules
+        # The seat records of the playout views, updated in place (the club player keeps no reference).
+        seats = [
+            {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True}
+            for s in range(rules.players)
+        ]
+        rules_data = rules.to_dict()
         while not game.is_over:
             mover = next_seat(game)
             legal = game.legal_actions(mover)
-            game.act(mover, legal[0] if len(legal) == 1 else choose(_playout_view(game, mover, legal, rules)))
+            game.act(
+                mover, legal[0] if len(legal) == 1 else choose(_playout_view(game, mover, legal, rules_data, seats))
+            )
         losers = game.losers
         if not losers:
             return 0.5
         return 0.0 if seat in losers else 1.0
 
 
-def _playout_view(game: Game, seat: int, legal: list, rules: dict) -> dict:
+def _playout_view(game: Game, seat: int, legal: list, rules: dict, seats: list) -> dict:
     """The part of `Game.view` the club player reads, cheaper: playouts spend most time here.
 
     Cards known to be in other hands are left out (the playout is a guess
@@ -140,11 +150,10 @@ def _playout_view(game: Game, seat: int, legal: list, rules: dict) -> dict:
     table = game.table
     defender = game.defender
     places = game.places
-    team_of = game.rules.team_of
-    seats = [
-        {"seat": s, "cards": len(game.hand(s)), "known": (), "team": team_of(s), "in_game": s not in places}
-        for s in range(game.rules.players)
-    ]
+    for record in seats:
+        s = record["seat"]
+        record["cards"] = len(game.hand(s))
+        record["in_game"] = s not in places
     uncovered = any(d is None for _, d in table)
     return {
         "seat": seat,
@@ -260,7 +269,9 @@ class DealSampler:
             "over": False,
             "durak": None,
             "losers": [],
-            "lowest_trump": ([view["lowest_trump"]["seat"], view["lowest_trump"]["card"]] if view["lowest_trump"] else None),
+            "lowest_trump": (
+                [view["lowest_trump"]["seat"], view["lowest_trump"]["card"]] if view["lowest_trump"] else None
+            ),
         }
 
     def sample(self, rng: random.Random) -> Game:

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.display import bot_choices, rule_error_text
+from games.display import bot_choices, default_bot_level, rule_error_text
 
 VARIANT_CHOICES = [("podkidnoy", _("Podkidnoy")), ("perevodnoy", _("Perevodnoy"))]
 PLAYER_CHOICES = [(n, str(n)) for n in range(2, 7)]
@@ -104,3 +104,41 @@ class NewTableForm(forms.Form):
     @property
     def is_private(self) -> bool:
         return self.cleaned_data["visibility"] == "private"
+
+
+TABLE_SIZE_CHOICES = [
+    ("2", _("2 players")),
+    ("3", _("3 players")),
+    ("4", _("4 players")),
+    ("4p", _("4 players, 2 against 2")),
+    ("5", _("5 players")),
+    ("6", _("6 players")),
+    ("6p", _("6 players, 3 against 3")),
+]
+
+
+class PlayNowForm(forms.Form):
+    """The "play now" form: the kind of game to wait for (the queue, games.services.matchmaking)."""
+
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="podkidnoy")
+    size = forms.ChoiceField(label=_("Table"), choices=TABLE_SIZE_CHOICES, initial="2")
+    rated = forms.BooleanField(label=_("Rated"), required=False)
+
+    @property
+    def players(self) -> int:
+        return int(self.cleaned_data["size"].rstrip("p"))
+
+    @property
+    def partners(self) -> bool:
+        return self.cleaned_data["size"].endswith("p")
+
+
+class QuickGameForm(forms.Form):
+    """The guest's quick game against bots: how strong they are."""
+
+    bot_level = forms.ChoiceField(label=_("Bots"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["bot_level"].choices = bot_choices()
+        self.fields["bot_level"].initial = default_bot_level()

@@ -3,7 +3,7 @@
 from django.template.loader import render_to_string
 
 from games import selectors
-from games.display import bot_name, rules_summary, timer_text, variant_name
+from games.display import bot_label, player_name, rules_summary, seat_player_name, timer_text, variant_name
 from games.models import Table
 
 TABLES_PARTIAL = "games/lobby/partials/tables.html"
@@ -16,8 +16,9 @@ def _table_row(table: Table, user) -> dict:
         seats.append(
             {
                 "number": seat.number,
-                "name": selectors.display_name(seat.user) if seat.user_id else "",
-                "bot": bot_name(seat.bot_level) if seat.bot_level and not seat.user_id else "",
+                "name": player_name(selectors.display_name(seat.user)) if seat.user_id else "",
+                "bot": seat_player_name("", seat.bot_level, seat.number) if seat.bot_level and not seat.user_id else "",
+                "bot_label": bot_label(seat.bot_level) if seat.bot_level and not seat.user_id else "",
                 "is_me": user_id is not None and seat.user_id == user_id,
                 "free": seat.is_empty,
             }
@@ -28,7 +29,7 @@ def _table_row(table: Table, user) -> dict:
         "variant": variant_name(table.variant),
         "summary": rules_summary(table.rules),
         "timer": timer_text(table.turn_seconds),
-        "bots": bot_name(table.bot_level) if table.bot_level else "",
+        "bots": bot_label(table.bot_level) if table.bot_level else "",
         "seats": seats,
         "seated": seated,
         "can_join": user_id is not None
@@ -42,7 +43,7 @@ def lobby_context(user) -> dict:
     """What the tables fragment shows `user` (the page and the live updates alike)."""
     return {
         "rows": [_table_row(t, user) for t in selectors.lobby_tables()],
-        "my_rows": [_table_row(t, user) for t in selectors.tables_of(user)],
+        "my_rows": [_table_row(t, user) for t in selectors.running_tables_of(user)],
         "user": user,
     }
 

@@ -7,26 +7,40 @@ table page (or an error on the form).
 from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors
+from games import limits, selectors
+from games.display import bot_choices, default_bot_level, players_text, variant_name
 from games.errors import Refusal
 from games.models import Table
-from games.services import play, tables
+from games.services import accounts, matchmaking, play, tables
 
-from .forms import NewTableForm
+from .forms import NewTableForm, PlayNowForm, QuickGameForm
 from .rendering import lobby_context
+
+INVITE_TOKENS = "invite_tokens"  # session key: {table id: the invite token it came through}
 
 # ------------------------------------------------------------------- the lobby
 
 
 def home(request):
-    return render(request, "games/lobby/home.html", {**lobby_context(request.user), "oob": False})
+    can_rate = request.user.is_authenticated and not tables.is_guest(request.user)
+    context = {
+        **lobby_context(request.user),
+        "oob": False,
+        "play_form": PlayNowForm(),
+        "quick_form": QuickGameForm(),
+        "can_rate": can_rate,
+    }
+    return render(request, "games/lobby/home.html", context)
 
 
 # ------------------------------------------------------------- opening a table
@@ -39,6 +53,7 @@ def table_new(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            limits.check_table_rate(request.user)
             table = tables.do_create_table(
                 rules=form.rules,
                 host=request.user,
@@ -61,7 +76,16 @@ def table_invite(request, token: str):
     if table.pk not in invited:
         invited.append(table.pk)
         request.session["invited_tables"] = invited
+    tokens = dict(request.session.get(INVITE_TOKENS, {}))
+    if tokens.get(str(table.pk)) != token:
+        tokens[str(table.pk)] = token  # joining a private table needs it (tables.do_join_table)
+        request.session[INVITE_TOKENS] = tokens
     return redirect("games:table", table_id=table.pk)
+
+
+def invite_token_of(request, table_id: int) -> str | None:
+    """The invite token this browser came through (or sent with the form) for a table."""
+    return request.POST.get("invite") or request.session.get(INVITE_TOKENS, {}).get(str(table_id))
 
 
 # ---------------------------------------------------- POST endpoints of a table
@@ -97,7 +121,12 @@ def _seat_number(request, field: str = "seat"):
 @table_action
 def table_join(request, table_id: int):
     try:
-        tables.do_join_table(table_id=table_id, user=request.user, seat_number=_seat_number(request))
+        tables.do_join_table(
+            table_id=table_id,
+            user=request.user,
+            seat_number=_seat_number(request),
+            invite_token=invite_token_of(request, table_id),
+        )
     except Refusal as refusal:
         messages.error(request, str(refusal))
     return _back_to_table(table_id)
@@ -149,3 +178,134 @@ def table_resign(request, table_id: int):
     else:
         messages.info(request, _("You resigned: a bot plays your cards to the end, and you take last place."))
     return _back_to_table(table_id)
+
+
+@table_action
+def table_back(request, table_id: int):
+    """The "I'm back" button: take the seat back from the autopilot."""
+    game_id = selectors.playing_game_id(table_id)
+    if game_id is None:
+        messages.error(request, _("No game is being played at this table."))
+        return _back_to_table(table_id)
+    try:
+        play.do_return_to_seat(game_id=game_id, user=request.user)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    return _back_to_table(table_id)
+
+
+@table_action
+def table_finish(request, table_id: int):
+    """Play out at once a game that only bots still play."""
+    game_id = selectors.playing_game_id(table_id)
+    if game_id is None:
+        messages.error(request, _("No game is being played at this table."))
+        return _back_to_table(table_id)
+    try:
+        play.do_finish_now(game_id=game_id, user=request.user)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    return _back_to_table(table_id)
+
+
+# ------------------------------------------------------------------- play now
+
+
+def _guest_or_user(request):
+    """The signed-in person, or a new guest signed in now (guests queue for unrated games)."""
+    if request.user.is_authenticated:
+        return request.user
+    limits.check_guest_rate(request)  # a Refusal: too many new guests from this address
+    user = accounts.do_create_guest(prefix=_("Guest"))
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return user
+
+
+@require_POST
+def play_now(request):
+    """Join the "play now" queue and go to the waiting page."""
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a variant and a table size."))
+        return redirect("games:home")
+    try:
+        user = _guest_or_user(request)
+        entry = matchmaking.do_join_queue(
+            user=user,
+            variant=form.cleaned_data["variant"],
+            players=form.players,
+            partners=form.partners,
+            rated=form.cleaned_data["rated"],
+        )
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect("games:home")
+    if entry.status == entry.Status.MATCHED and entry.table_id:
+        return redirect("games:table", table_id=entry.table_id)
+    return redirect("games:play-wait")
+
+
+def _queue_context(entry) -> dict:
+    now = timezone.now()
+    waited = max(0, int((now - entry.created_at).total_seconds()))
+    count = matchmaking.waiting_count(entry, now)
+    return {
+        "entry": entry,
+        "variant": variant_name(entry.variant),
+        "players_text": players_text(entry.players),
+        "waited": waited,
+        "waiting": count,
+        "missing": max(0, entry.players - count),
+        "offer_bots": waited >= matchmaking.BOTS_AFTER_SECONDS,
+        "bots_after": matchmaking.BOTS_AFTER_SECONDS,
+        "poll_seconds": matchmaking.POLL_SECONDS,
+        "bot_choices": bot_choices(),
+        "default_level": default_bot_level(),
+    }
+
+
+@login_required
+def play_wait(request):
+    """The waiting page: the wait, live (htmx asks `play_status` every couple of seconds)."""
+    entry = matchmaking.do_poll_queue(user=request.user)
+    if entry is None or entry.status == entry.Status.LEFT:
+        return redirect("games:home")
+    if entry.status == entry.Status.MATCHED and entry.table_id:
+        return redirect("games:table", table_id=entry.table_id)
+    return render(request, "games/lobby/play_wait.html", _queue_context(entry))
+
+
+def play_status(request):
+    """The live part of the waiting page; once seated, htmx goes to the table."""
+    entry = matchmaking.do_poll_queue(user=request.user)
+    if entry is None or entry.status == entry.Status.LEFT:
+        return _htmx_redirect(reverse("games:home"))
+    if entry.status == entry.Status.MATCHED and entry.table_id:
+        return _htmx_redirect(reverse("games:table", kwargs={"table_id": entry.table_id}))
+    return render(request, "games/lobby/partials/queue_status.html", _queue_context(entry))
+
+
+def _htmx_redirect(url: str) -> HttpResponse:
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = url
+    return response
+
+
+@require_POST
+@login_required
+def play_leave(request):
+    matchmaking.do_leave_queue(user=request.user)
+    return redirect("games:home")
+
+
+@require_POST
+@login_required
+def play_with_bots(request):
+    """Stop waiting: fill the table with bots now."""
+    level = request.POST.get("level", "").strip() or default_bot_level()
+    try:
+        table = matchmaking.do_fill_with_bots(user=request.user, bot_level=level)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect("games:play-wait")
+    return redirect("games:table", table_id=table.pk)

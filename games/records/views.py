@@ -4,10 +4,24 @@ While a game is being played its record shows only public facts (no hands, no
 seed); after the end every hand is open at every step.
 """
 
+import shlex
+
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from games import engine, positions, selectors
-from games.display import action_text, bot_name, card, outcome, rules_summary, suit, timer_text, variant_name
+from games import engine, permissions, positions, selectors
+from games.display import (
+    action_text,
+    bot_label,
+    card,
+    counted_place,
+    outcome,
+    rules_summary,
+    seat_player_name,
+    suit,
+    timer_text,
+    variant_name,
+)
 from games.models import Game
 
 POSITION_PARTIAL = "games/records/partials/position.html"
@@ -16,19 +30,37 @@ POSITION_PARTIAL = "games/records/partials/position.html"
 def _seat_names(game: Game) -> dict[int, dict]:
     seats = {}
     for seat in game.seats.select_related("user"):
-        if seat.user_id:
-            name = selectors.display_name(seat.user)
-        else:
-            name = bot_name(seat.bot_level)
-        seats[seat.number] = {"seat": seat, "name": name, "user": seat.user}
+        # The same name as at the table: the player's, or "Bot 2" (seats count from 1 everywhere).
+        name = seat_player_name(selectors.display_name(seat.user) if seat.user_id else "", seat.bot_level, seat.number)
+        seats[seat.number] = {
+            "seat": seat,
+            "name": name,
+            "user": seat.user,
+            "label": seat.number + 1,
+            "bot_label": bot_label(seat.bot_level) if seat.bot_level and not seat.user_id else "",
+        }
     return seats
 
 
 def _result_rows(game: Game, names: dict) -> list[dict]:
+    """One row per seat, in the order of the places that count (the table's result panel agrees)."""
+    players = game.rules.get("players") or len(names)
     rows = []
     for number, info in sorted(names.items()):
-        css, words = outcome(game.result, number, info["seat"].is_loser)
-        rows.append({**info, "number": number, "outcome": words, "outcome_class": css})
+        seat = info["seat"]
+        css, words = outcome(game.result, number, seat.is_loser, seat.abandoned)
+        counted = seat.counted_place or counted_place(seat.place, seat.abandoned, players)
+        rows.append(
+            {
+                **info,
+                "number": number,
+                "outcome": words,
+                "outcome_class": css,
+                "place": counted,
+                "played_place": seat.place if seat.place != counted else None,
+            }
+        )
+    rows.sort(key=lambda r: (r["place"] or 99, r["number"]))
     return rows
 
 
@@ -88,10 +120,53 @@ def _step(request, last: int) -> int:
     return max(0, min(step, last))
 
 
-def game_record(request, game_id: int):
+REFERENCE_VERIFIER = "docs/fairness_verify.py"
+REFERENCE_DEAL_METHOD = 2  # the method the reference verifier re-deals (docs/fairness.md)
+
+
+def _visible_game(request, game_id: int) -> Game:
+    """The game, if this person may see its record: a private table's games are for its people only."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if not permissions.may_see_record(game, request.user):
+        raise Http404("No such game.")
+    return game
+
+
+def fairness_context(game: Game) -> dict:
+    """What an outside verifier needs: the dealer's seat, the deal method and, once the
+    seed is revealed, the command line that re-deals the game with the reference verifier."""
+    command = ""
+    if game.is_over and game.deal_method == REFERENCE_DEAL_METHOD:
+        command = shlex.join(
+            [
+                "python3",
+                REFERENCE_VERIFIER,
+                "--seed",
+                game.seed,
+                "--seed-hash",
+                game.seed_hash,
+                "--players",
+                str(game.rules.get("players")),
+                "--deck",
+                str(game.rules.get("deck", 36)),
+                "--dealer",
+                str(game.dealer),
+            ]
+        )
+    return {
+        "dealer": game.dealer,
+        "deal_method": game.deal_method,
+        "reference_method": game.deal_method == REFERENCE_DEAL_METHOD,
+        "verifier": REFERENCE_VERIFIER,
+        "verify_command": command,
+    }
+
+
+def game_record(request, game_id: int):
+    game = _visible_game(request, game_id)
     names = _seat_names(game)
     context = {
+        "fairness": fairness_context(game),
         "game": game,
         "variant": variant_name(game.variant),
         "summary": rules_summary(game.rules),
@@ -124,6 +199,7 @@ def game_record(request, game_id: int):
 
 
 def game_verify(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id)
+    game = _visible_game(request, game_id)
     result = positions.verify_game(game) if game.is_over else None
-    return render(request, "games/records/verify.html", {"game": game, "result": result})
+    context = {"game": game, "result": result, "fairness": fairness_context(game)}
+    return render(request, "games/records/verify.html", context)

@@ -1,16 +1,62 @@
 """Creating accounts: people who sign up, and guests who only try a game."""
 
+import re
 import secrets
+import unicodedata
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models import Profile, Table
 
-from .tables import do_create_table
+from .play import do_finish_now, do_resign
+from .tables import do_create_table, do_leave_table
 
 GUEST_BOT_LEVEL = "heuristic"
+
+# Names nobody may sign up with: they would pass for the site's staff or for a
+# guest. Compared after `name_key` with separators and trailing digits removed,
+# so "Admin", "ad-min", "admin_2" and "ＡＤＭＩＮ" are all "admin".
+RESERVED_NAMES = frozenset(
+    {
+        "admin", "admins", "administrator", "administrators", "moderator", "moderators", "mod", "staff",
+        "support", "helpdesk", "root", "system", "sysadmin", "superuser", "owner", "official", "security",
+        "server", "durak", "bot", "guest", "anonymous",
+        "админ", "админы", "администратор", "администрация", "модератор", "модераторы", "поддержка",
+        "система", "сервер", "дурак", "бот", "гость", "аноним",
+    }
+)  # fmt: skip
+GUEST_NAME_RE = re.compile(r"^(?:guest|гость)\d*$")
+_SEPARATORS = re.compile(r"[\s_.@+\-]+")
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in: NFKC, case folded, runs of spaces as one, trimmed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _bare(name: str) -> str:
+    """The name without separators and trailing digits: "Ad-min_2" is "admin"."""
+    bare = _SEPARATORS.sub("", name_key(name))
+    return bare.rstrip("0123456789") or bare
+
+
+def username_refusal(name: str):
+    """Why `name` cannot be a new player's name (a translated text), or None."""
+    key = name_key(name)
+    flat = _SEPARATORS.sub("", key)
+    if GUEST_NAME_RE.match(flat):
+        return _("Names like “Guest-1234” are kept for guests: choose another name.")
+    if _bare(name) in RESERVED_NAMES:
+        return _("This name is kept for the site’s staff: choose another name.")
+    User = get_user_model()
+    if User.objects.filter(username__iexact=name.strip()).exists() or any(
+        name_key(existing) == key for existing in User.objects.values_list("username", flat=True).iterator()
+    ):
+        return _("A player with this name already exists.")
+    return None
 
 
 def do_sign_up(form):
@@ -25,32 +71,59 @@ def _guest_username(prefix: str) -> str:
     User = get_user_model()
     digits = 4
     while True:
-        for _ in range(20):
+        for _attempt in range(20):
             name = f"{prefix}-{secrets.randbelow(10**digits):0{digits}d}"
             if not User.objects.filter(username=name).exists():
                 return name
         digits += 1  # a crowded club: longer numbers
 
 
-def do_play_as_guest(*, user=None, prefix: str = "Guest", rules: engine.Rules | None = None) -> tuple:
-    """A new guest (no password, named `prefix`-1234) at a new private table
-    against heuristic bots (one per seat beyond his); the game is dealt at once.
-    A signed-in `user` (a guest coming back for more) plays instead of a new
-    guest. Returns (user, table)."""
+def do_create_guest(*, prefix: str = "Guest"):
+    """A new guest: no password, named `prefix`-1234 (the "play now" queue seats guests too)."""
     User = get_user_model()
+    with transaction.atomic():
+        user = User(username=_guest_username(prefix))
+        user.set_unusable_password()
+        user.save()
+        Profile.objects.create(user=user, is_guest=True)
+    return user
+
+
+def do_play_as_guest(
+    *, user=None, prefix: str = "Guest", rules: engine.Rules | None = None, bot_level: str = GUEST_BOT_LEVEL
+) -> tuple:
+    """A new guest (no password, named `prefix`-1234) at a new private table
+    against bots of `bot_level` (one per seat beyond his); the game is dealt at once.
+    A signed-in `user` (a guest coming back for more) plays instead of a new
+    guest; his previous quick games end first (`end_quick_games`). Returns (user, table)."""
     rules = rules or engine.Rules(players=2)
     with transaction.atomic():
         if user is None or not user.is_authenticated:
-            user = User(username=_guest_username(prefix))
-            user.set_unusable_password()
-            user.save()
-            Profile.objects.create(user=user, is_guest=True)
+            user = do_create_guest(prefix=prefix)
+        else:
+            end_quick_games(user)
         table: Table = do_create_table(
             rules=rules,
             host=user,
             is_private=True,
-            bot_level=GUEST_BOT_LEVEL,
-            bot_seats=dict.fromkeys(range(1, rules.players), GUEST_BOT_LEVEL),
+            bot_level=bot_level,
+            bot_seats=dict.fromkeys(range(1, rules.players), bot_level),
             start=True,
         )
     return user, table
+
+
+def end_quick_games(user) -> None:
+    """Before a new quick game: the player's earlier tables against bots only are left
+    properly: a running game is resigned (the bots finish it), a table between games is left."""
+    quick = Table.objects.filter(host=user, is_private=True, seats__user=user).exclude(status=Table.Status.CLOSED)
+    for table in quick.distinct():
+        humans = table.seats.filter(user__isnull=False).exclude(user=user).exists()
+        if humans:
+            continue  # a private table with friends is not a quick game
+        game = table.games.filter(status="playing").order_by("-number").first()
+        if game is not None:
+            do_resign(game_id=game.pk, user=user)
+            do_finish_now(game_id=game.pk, user=user)  # only bots are left: the game ends now
+        else:
+            do_leave_table(table_id=table.pk, user=user)

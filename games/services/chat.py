@@ -29,7 +29,11 @@ def do_post_chat(*, table_id: int, user, text) -> dict:
         raise ChatRefused(_("Sign in to chat."))
     if not isinstance(text, str):
         raise ChatRefused(_("A chat message is text."))
-    text = " ".join(text.split())
+    try:
+        text.encode("utf-8")  # lone surrogates ("\ud800") are no text: no database stores them
+    except UnicodeEncodeError:
+        raise ChatRefused(_("A chat message is text.")) from None
+    text = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
     if not text:
         raise ChatRefused(_("The message is empty."))
     if len(text) > CHAT_MAX_LENGTH:

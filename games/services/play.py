@@ -90,6 +90,105 @@ def do_resign(*, game_id: int, user) -> None:
         _save(game, position_of(game), seats, timezone.now(), [], cache=False)
 
 
+def return_counts_normally(rated: bool) -> bool:
+    """Whether a seat taken back from the autopilot ("I'm back") has its result counted as played.
+
+    The club's rule: at an unrated table, yes; at a rated table (and a tournament's
+    tables are rated) no: once the seat has gone on autopilot it counts as last place,
+    even if its player comes back to finish the game, so nobody can let a bot play the
+    hard part of a rated game for him.
+    """
+    return not rated
+
+
+def do_return_to_seat(*, game_id: int, user) -> None:
+    """The "I'm back" button: a player takes his seat back from the autopilot (after timeouts or a resign).
+
+    His count of timeouts starts again from zero and the turn timer (if any) runs for
+    him again; whether his result counts normally is `return_counts_normally`.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = _seats(game)
+        seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
+        if seat is None:
+            raise MoveRefused(_("You are not playing in this game."))
+        if not seat.autopilot:
+            raise MoveRefused(_("Your seat is not on autopilot: it is yours already."))
+        seat.autopilot = False
+        seat.timeouts_in_row = 0
+        if return_counts_normally(game.rated):
+            seat.abandoned = False
+        seat.save(update_fields=["autopilot", "timeouts_in_row", "abandoned"])
+        _save(game, position_of(game), seats, timezone.now(), [], cache=False)
+
+
+FINISH_NOW_MAX_MOVES = 5000  # far above any real game: a guard against a bot that never ends one
+
+
+def may_finish_now(position: engine.Game, seats: dict, user_id) -> bool:
+    """Once the viewer's part is over and only bots (or autopilots) still play, he may end it at once."""
+    mine = next((s for s in seats.values() if user_id is not None and s.user_id == user_id), None)
+    if mine is None or position.is_over:
+        return False
+    still_playing = [n for n in range(position.n) if n not in position.places]
+    return bool(still_playing) and all(seats[n].is_bot_controlled for n in still_playing)
+
+
+def do_finish_now(*, game_id: int, user) -> int:
+    """Play a game that only bots still play out at once, instead of move by move
+    with a bot's pause each: the same moves through the same path, in one transaction.
+    Returns the number of moves made."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = _seats(game)
+        position = position_of(game)
+        if not may_finish_now(position, seats, user.pk if user is not None else None):
+            raise MoveRefused(_("Only a player whose part is over can finish a game that only bots still play."))
+        now = timezone.now()
+        events: list = []
+        made = 0
+        while not position.is_over:
+            if made >= FINISH_NOW_MAX_MOVES or not _play_one_bot_move(game, position, seats, now, events):
+                break
+            made += 1
+        _save(game, position, seats, now, events[-60:])
+        return made
+
+
+def do_close_idle_game(*, game_id: int, idle_before) -> bool:
+    """A game without a turn timer that nobody has moved in since `idle_before`: its people
+    have gone, and without a timer it would never end. Every person still in it goes on
+    autopilot (counted as last, as after a resign) and the bots play it out at once.
+    Idempotent: re-checked under the lock; returns whether the game was ended."""
+    with transaction.atomic():
+        try:
+            game = _locked_game(game_id)
+        except MoveRefused:
+            return False
+        if game.turn_seconds:
+            return False
+        last_move = game.moves.order_by("-number").values_list("created_at", flat=True).first()
+        if (last_move or game.started_at) >= idle_before:
+            return False
+        seats = _seats(game)
+        position = position_of(game)
+        for seat in seats.values():
+            if seat.user_id is not None and not seat.autopilot and seat.number not in position.places:
+                seat.autopilot = True
+                seat.abandoned = True
+                seat.save(update_fields=["autopilot", "abandoned"])
+        now = timezone.now()
+        events: list = []
+        made = 0
+        while not position.is_over and made < FINISH_NOW_MAX_MOVES:
+            if not _play_one_bot_move(game, position, seats, now, events):
+                break
+            made += 1
+        _save(game, position, seats, now, events[-60:])
+        return game.is_over
+
+
 def do_advance_game(*, game_id: int, now=None) -> int:
     """Make the moves that are due at `now`: expired turn timers, else one bot move.
 

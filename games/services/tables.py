@@ -2,12 +2,13 @@
 
 import secrets
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games import bots, engine
+from games import bots, engine, limits
 from games.errors import TableRefused
 from games.models import Game, GameSeat, Table, TableSeat
 from games.positions import deal, seed_hash
@@ -63,6 +64,8 @@ def do_create_table(
     if rated and any(is_guest(u) for u in users if u is not None):
         raise TableRefused(_("Rated play needs an account: sign up first."))
     with transaction.atomic():
+        if host is not None and not start:
+            _check_waiting_tables(host)
         table = Table.objects.create(
             host=host,
             rules=rules.to_dict(),
@@ -86,9 +89,29 @@ def do_create_table(
     return table
 
 
-def do_join_table(*, table_id: int, user, seat_number: int | None = None) -> TableSeat:
+def _check_waiting_tables(host) -> None:
+    """One person holds at most MAX_WAITING_TABLES tables waiting for players (the lobby is everyone's)."""
+    # The host's row is the lock that makes the count exact across processes.
+    get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+    limit = limits.setting("MAX_WAITING_TABLES")
+    if Table.objects.filter(host=host, status=Table.Status.WAITING).count() >= limit:
+        raise TableRefused(
+            ngettext_lazy(
+                "You already have %(count)s table waiting for players: start or leave it before opening another.",
+                "You already have %(count)s tables waiting for players: start or leave one before opening another.",
+                "count",
+            ),
+            count=limit,
+        )
+
+
+def do_join_table(*, table_id: int, user, seat_number: int | None = None, invite_token: str | None = None) -> TableSeat:
+    """Take a free seat. A private table needs its invite token (from the invite
+    link), except for its host: table ids are sequential, the token is not."""
     with transaction.atomic():
         table = _locked_table(table_id)
+        if table.is_private and not may_join_private(table, user, invite_token):
+            raise TableRefused(_("This table is private: join it through its invite link."))
         if table.status != Table.Status.WAITING:
             raise TableRefused(_("The game at this table has already started."))
         if table.rated and is_guest(user):
@@ -107,6 +130,14 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None) -> Tab
             _deal_new_game(table)  # a full table starts itself
         _notify(table)
         return seat
+
+
+def may_join_private(table: Table, user, invite_token: str | None) -> bool:
+    if user is not None and table.host_id == user.pk:
+        return True
+    if not isinstance(invite_token, str) or not invite_token:
+        return False
+    return secrets.compare_digest(invite_token.encode(), table.invite_token.encode())
 
 
 def do_leave_table(*, table_id: int, user) -> None:
@@ -168,7 +199,7 @@ def do_start_game(*, table_id: int, user) -> Game:
 
 
 def _known_level(level: str) -> bool:
-    return level in dict(bots.BOT_LEVELS)
+    return bots.is_level(level)  # the offered levels and the legacy "random", "heuristic"
 
 
 def _fill_empty_seats(table: Table) -> None:

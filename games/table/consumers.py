@@ -15,10 +15,18 @@ Client → server frames (JSON objects):
 Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
 `games.table.rendering`): `#table-state` + `#table-log` after every change,
 `#table-error` after every frame (empty when accepted), and chat lines
-appended to `#chat-messages`.
+appended to `#chat-messages` (on connect: the whole recent chat).
+
+Every frame gets an answer (`#table-error`, empty when accepted) and leaves the
+socket open, however malformed it is. A group message is only a nudge: a
+socket that missed one (a failed notification) catches up when one of its
+actions is refused and on its periodic re-sync (`TABLE_RESYNC_SECONDS`), which
+re-reads the snapshot and the chat from the database.
 """
 
+import asyncio
 import json
+import logging
 from collections import deque
 
 from channels.db import database_sync_to_async
@@ -31,15 +39,39 @@ from games import permissions
 from games.errors import Refusal
 from games.positions import recent_events
 from games.scope import language_of
-from games.selectors import table_snapshot
+from games.selectors import recent_chat, table_snapshot
 from games.services import chat, notify
 from games.services.play import do_player_move
 
 from . import presenters, rendering
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME = 4096
 MAX_ACTION = 64
 EVENT_MEMORY = 60
+RESYNC_SECONDS = 20  # default of settings.TABLE_RESYNC_SECONDS (0: no periodic re-sync)
+
+
+def _frame_data(text_data):
+    """The frame's JSON object, or the refusal text for a frame that is not one."""
+    if text_data is None:
+        return None, pgettext("table", "Malformed message: send a JSON text frame.")
+    if len(text_data) > MAX_FRAME:
+        return None, pgettext("table", "Malformed message: it is too long.")
+    try:
+        data = json.loads(text_data)
+        # "\ud800" is valid JSON but no text: it could not be stored or sent back.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError):  # (deep nesting; UnicodeError is a ValueError)
+        return None, pgettext("table", "Malformed message: it is not JSON.")
+    if not isinstance(data, dict):
+        return None, pgettext("table", "Malformed message: expected a JSON object.")
+    for key in ("table", "seat", "game"):
+        value = data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+            return None, pgettext("table", "Malformed message: the seat, table and game are numbers.")
+    return data, ""
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -64,8 +96,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._remember(snapshot)
         self.events = deque(events, maxlen=EVENT_MEMORY)
         self.replayed = (self.game_id, replayed)
+        chat_lines = await database_sync_to_async(recent_chat)(self.table_id)
+        self.last_chat_id = chat_lines[-1]["id"] if chat_lines else 0
         await self.accept()
-        await self._send_state()
+        # The full picture, the chat it may have missed included: a reconnecting browser is in sync.
+        await self._send_state(rendering.chat_history_fragment(chat_lines, self.language))
+        period = getattr(settings, "TABLE_RESYNC_SECONDS", RESYNC_SECONDS)
+        self.resync_task = asyncio.ensure_future(self._resync_every(period)) if period else None
 
     def _load(self):
         snapshot = table_snapshot(self.table_id)
@@ -74,11 +111,46 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not permissions.may_watch(snapshot, self.user_id, invited):
             return None
         game = snapshot.get("game")
-        events, replayed = recent_events(game["id"] if game else None, EVENT_MEMORY)
+        # Only the moves the snapshot counts: the log never runs ahead of the state.
+        events, replayed = recent_events(
+            game["id"] if game else None, EVENT_MEMORY, upto=game["move_count"] if game else None
+        )
         return snapshot, events, replayed
 
     async def disconnect(self, code):
+        task = getattr(self, "resync_task", None)
+        if task is not None:
+            task.cancel()
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
+
+    # ------------------------------------------------------------ catching up
+
+    async def _resync_every(self, period: float):
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._resync()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database hiccup: the next round tries again
+                log.exception("table %s: re-sync failed", self.table_id)
+
+    async def _resync(self):
+        """Re-read the table and its chat; send what this socket has not shown yet."""
+        snapshot = await database_sync_to_async(table_snapshot)(self.table_id)
+        if snapshot is not None and self.snapshot is not None and _is_news(snapshot, self.snapshot):
+            game = snapshot.get("game")
+            events, replayed = await database_sync_to_async(recent_events)(
+                game["id"] if game else None, EVENT_MEMORY, upto=game["move_count"] if game else None
+            )
+            self._remember(snapshot)
+            self.events = deque(events, maxlen=EVENT_MEMORY)
+            self.replayed = (self.game_id, replayed)
+            await self._send_state()
+        chat_lines = await database_sync_to_async(recent_chat)(self.table_id)
+        if chat_lines and chat_lines[-1]["id"] > self.last_chat_id:
+            self.last_chat_id = chat_lines[-1]["id"]
+            await self.send(text_data=rendering.chat_history_fragment(chat_lines, self.language))
 
     # ------------------------------------------------------------ group messages
 
@@ -100,25 +172,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_state()
 
     async def table_chat(self, message):
+        line_id = message["message"].get("id") or 0
+        if line_id and line_id <= self.last_chat_id:
+            return  # a re-sync already brought it with the whole chat
+        self.last_chat_id = max(self.last_chat_id, line_id)
         await self.send(text_data=rendering.chat_fragment(message["message"], self.language))
 
     # ------------------------------------------------------------ frames from the browser
 
     async def receive(self, text_data=None, bytes_data=None):
         with translation.override(self.language):
-            await self._receive(text_data, bytes_data)
+            try:
+                await self._receive(text_data, bytes_data)
+            except Exception:
+                # Never close a player's socket over one frame: he gets an answer, nothing changed.
+                log.exception("table %s: a frame could not be handled", self.table_id)
+                await self._error(pgettext("table", "That message could not be handled: nothing changed."))
 
     async def _receive(self, text_data, bytes_data):
-        if text_data is None:
-            return await self._error(pgettext("table", "Malformed message: send a JSON text frame."))
-        if len(text_data) > MAX_FRAME:
-            return await self._error(pgettext("table", "Malformed message: it is too long."))
-        try:
-            data = json.loads(text_data)
-        except ValueError:
-            return await self._error(pgettext("table", "Malformed message: it is not JSON."))
-        if not isinstance(data, dict):
-            return await self._error(pgettext("table", "Malformed message: expected a JSON object."))
+        data, refusal = _frame_data(text_data)
+        if data is None:
+            return await self._error(refusal)
         if "table" in data and str(data["table"]).strip() != str(self.table_id):
             return await self._error(pgettext("table", "That message is for another table."))
         if "chat" in data:
@@ -152,7 +226,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 game_id=game["id"], user=self.user, action=action.strip(), expected_seat=self.seat
             )
         except Refusal as refusal:
-            return await self._error(str(refusal))
+            await self._error(str(refusal))
+            # Perhaps refused because this socket missed a change: catch up now.
+            return await self._resync()
         await self._error("")  # accepted: clear the last refusal
 
     async def _chat(self, text):
@@ -173,13 +249,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.move_count = game["move_count"] if game else 0
         self.seat = permissions.viewer_seat(snapshot, self.user_id)
 
-    async def _send_state(self):
+    async def _send_state(self, extra: str = ""):
         with translation.override(self.language):
             context = presenters.table_context(
                 self.snapshot, self.seat, list(self.events), viewer_id=self.user_id, log_memo=self.log_memo
             )
             html = rendering.live_fragments(context, self.language, self.csrf_token)
-        await self.send(text_data=html)
+        await self.send(text_data=html + extra)
 
     async def _error(self, message: str):
         await self.send(text_data=rendering.error_fragment(message, self.language))
+
+
+def _is_news(fresh: dict, shown: dict) -> bool:
+    """Whether a snapshot read now differs from the one shown, and is not older."""
+    if fresh == shown:
+        return False
+    game, old = fresh.get("game"), shown.get("game")
+    # (not older: a group message may already have brought a later move)
+    return not (game and old and game["id"] == old["id"] and game["move_count"] < old["move_count"])

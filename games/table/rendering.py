@@ -6,7 +6,8 @@ carries `hx-swap-oob`, so htmx's ws extension swaps it into the page:
 - `#table-state`   the felt: seats, table, stock, own hand, buttons, result, seating
 - `#table-log`     the recent events, redacted for the viewer
 - `#table-error`   the last refusal (empty after an accepted frame)
-- `#chat-messages` new chat lines are appended to it (`hx-swap-oob="beforeend"`)
+- `#chat-messages` new chat lines are appended to it (`hx-swap-oob="beforeend"`);
+                   on (re)connect the whole recent chat replaces it
 """
 
 from functools import lru_cache
@@ -18,6 +19,7 @@ STATE_TEMPLATE = "games/table/partials/state.html"
 LOG_TEMPLATE = "games/table/partials/log.html"
 ERROR_TEMPLATE = "games/table/partials/error.html"
 CHAT_APPEND_TEMPLATE = "games/table/partials/chat_append.html"
+CHAT_HISTORY_TEMPLATE = "games/table/partials/chat_history.html"
 
 
 def live_fragments(context: dict, language: str, csrf_token: str = "") -> str:
@@ -37,3 +39,9 @@ def error_fragment(message: str, language: str) -> str:
 def chat_fragment(message: dict, language: str) -> str:
     with translation.override(language):
         return render_to_string(CHAT_APPEND_TEMPLATE, {"message": message})
+
+
+def chat_history_fragment(messages: list[dict], language: str) -> str:
+    """The table's recent chat, replacing the list: what a (re)connecting socket missed."""
+    with translation.override(language):
+        return render_to_string(CHAT_HISTORY_TEMPLATE, {"chat_messages": messages})

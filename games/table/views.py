@@ -2,6 +2,7 @@
 
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 
 from games import permissions, positions, selectors
 
@@ -15,8 +16,12 @@ def table(request, table_id: int):
         raise Http404("No such table.")
     seat = permissions.viewer_seat(snapshot, user_id)
     game = snapshot.get("game")
-    events, _moves = positions.recent_events(game["id"] if game else None)
+    # The log of exactly the moves the snapshot counts: one picture of the table.
+    events, _moves = positions.recent_events(game["id"] if game else None, upto=game["move_count"] if game else None)
     context = presenters.table_context(snapshot, seat, events, viewer_id=user_id)
     context["chat_messages"] = selectors.recent_chat(table_id)
     context["can_chat"] = user_id is not None
+    token = selectors.invite_token_for(table_id, request.user)
+    if token:
+        context["invite_url"] = request.build_absolute_uri(reverse("games:table-invite", kwargs={"token": token}))
     return render(request, "games/table/table.html", context)

@@ -12,10 +12,13 @@
 
   function state() { return document.getElementById("table-state"); }
 
+  // False while the socket is down: a click then is not sent, nor queued for later.
+  var online = false;
+
   function send(action) {
     var form = document.getElementById("move-form");
     var st = state();
-    if (!form || !st) { return; }
+    if (!form || !st || !online) { return; }
     form.elements.action.value = action;
     form.elements.seat.value = st.dataset.seat || "";
     form.elements.game.value = st.dataset.game || "";
@@ -30,6 +33,7 @@
   }
 
   document.addEventListener("click", function (event) {
+    if (!online && event.target.closest("#table-state .t-hand, #table-state .t-pairs")) { return; }
     var card = event.target.closest("#table-state .t-hand .t-card.playable");
     if (card) {
       if (card.dataset.action) { clearSelection(); send(card.dataset.action); return; }
@@ -76,4 +80,229 @@
   }
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", tick);
+
+  /* ---------------------------------------------------------------- connection
+   * When the socket drops the banner says so at once and the controls are
+   * disabled; nothing clicked meanwhile is sent later (the ws extension would
+   * queue it and send it on reconnect: the queue is emptied and every send
+   * refused while offline). When the socket is back the server sends the whole
+   * state again and the banner says so for a moment.
+   */
+  var wasOffline = false;
+  var bannerTimer = null;
+  var RECONNECT_CODES = [1006, 1011, 1012, 1013];  // the ws extension reconnects by itself after these
+
+  function live() { return document.getElementById("table-live"); }
+
+  function banner(kind) {
+    var el = document.getElementById("connection-banner");
+    if (!el) { return; }
+    if (bannerTimer) { clearTimeout(bannerTimer); bannerTimer = null; }
+    if (!kind) { el.hidden = true; el.className = "t-connection"; return; }
+    el.textContent = kind === "lost" ? el.dataset.lost : el.dataset.back;
+    el.className = "t-connection " + kind;
+    el.hidden = false;
+    if (kind === "back") { bannerTimer = setTimeout(function () { banner(null); }, 3000); }
+  }
+
+  function setOnline(value) {
+    online = value;
+    var root = live();
+    if (root) { root.classList.toggle("offline", !value); }
+    // Only what goes through the socket: the seating forms are plain POSTs and work without it.
+    var controls = "#table-state .t-hand button, #table-state .t-actions button, #chat-form button, #chat-form input";
+    document.querySelectorAll(controls).forEach(function (el) {
+      if (!value) {
+        if (!el.disabled) { el.disabled = true; el.dataset.offline = "1"; }
+      } else if (el.dataset.offline) {
+        el.disabled = false;
+        delete el.dataset.offline;
+      }
+    });
+  }
+
+  function dropQueue(detail) {
+    var wrapper = detail && detail.socketWrapper;
+    if (wrapper && wrapper.queue) { wrapper.queue.length = 0; }
+  }
+
+  var justOpened = false;
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    justOpened = true;
+    dropQueue(event.detail);  // anything queued while offline is stale
+    setOnline(true);
+    if (wasOffline) { banner("back"); }
+    wasOffline = false;
+  });
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    dropQueue(event.detail);
+    wasOffline = true;
+    setOnline(false);
+    banner("lost");
+    var code = event.detail && event.detail.event && event.detail.event.code;
+    var wrapper = event.detail && event.detail.socketWrapper;
+    // A clean close (a server shut down politely) is not retried by the extension: retry anyway.
+    if (wrapper && RECONNECT_CODES.indexOf(code) < 0 && document.getElementById("table-live")) {
+      setTimeout(function () { wrapper.reconnect(); }, 1000 + Math.random() * 1000);
+    }
+  });
+
+  document.addEventListener("htmx:wsError", function () {
+    if (!online) { return; }
+    wasOffline = true;
+    setOnline(false);
+    banner("lost");
+  });
+
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    if (!online) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:wsBeforeSend", function (event) {
+    if (!online) { event.preventDefault(); }
+  });
+
+  // A state swapped in while offline (there is none) or new buttons: keep them disabled offline.
+  document.addEventListener("htmx:wsAfterMessage", function () { if (!online) { setOnline(false); } });
+
+  /* ---------------------------------------------------------------- turn alerts
+   * Your move: the tab title and the favicon say so; an optional sound (the
+   * choice is remembered) and a short vibration on phones.
+   */
+  var baseTitle = document.title;
+  var favicon = document.querySelector('link[rel="icon"]');
+  var baseIcon = favicon ? favicon.href : "";
+  var turnIcon = "data:image/svg+xml," + encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#e8c66a"/>' +
+    '<text x="32" y="44" font-size="36" text-anchor="middle" fill="#1b1b1b">&#9824;</text></svg>');
+  var myTurn = false;
+  var SOUND_KEY = "durak-sound";
+  var audio = null;
+
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
+  }
+
+  function showSoundButton() {
+    var button = document.querySelector(".t-sound");
+    if (!button) { return; }
+    var on = soundOn();
+    button.textContent = on ? button.dataset.on : button.dataset.off;
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  function beep() {
+    if (!soundOn()) { return; }
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.25);
+    } catch (e) { /* no sound on this browser */ }
+  }
+
+  function turnAlerts() {
+    var st = state();
+    var now = !!(st && st.classList.contains("my-turn"));
+    var root = live();
+    var title = (root && root.dataset.turnTitle) || "";
+    document.title = now && title ? title + " — " + baseTitle : baseTitle;
+    if (favicon) { favicon.href = now ? turnIcon : baseIcon; }
+    if (now && !myTurn) {
+      beep();
+      if (navigator.vibrate) { try { navigator.vibrate(120); } catch (e) { /* not allowed */ } }
+    }
+    myTurn = now;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".t-sound");
+    if (!button) { return; }
+    try { window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+    showSoundButton();
+    if (soundOn()) { beep(); }
+  });
+
+  /* ---------------------------------------------------------------- phones: tabs
+   * On a narrow screen the table, the move log and the chat are three tabs of
+   * a bar that stays at the bottom, so none is below the others.
+   */
+  function showTab(name) {
+    var root = live();
+    if (!root) { return; }
+    root.dataset.tab = name;
+    document.querySelectorAll(".t-tabs button").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.tab === name ? "true" : "false");
+    });
+    if (name === "chat") {
+      var unread = document.querySelector(".t-tabs .t-unread");
+      if (unread) { unread.hidden = true; unread.textContent = ""; }
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var tab = event.target.closest(".t-tabs button[data-tab]");
+    if (tab) { showTab(tab.dataset.tab); }
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    turnAlerts();
+    var root = live();
+    var message = event.detail && event.detail.message;
+    var first = justOpened;
+    justOpened = false;  // the first frames after (re)connecting are the catch-up, not news
+    if (!first && root && root.dataset.tab !== "chat" && typeof message === "string" &&
+        message.indexOf('id="chat-messages"') >= 0) {
+      var unread = document.querySelector(".t-tabs .t-unread");
+      if (unread) { unread.hidden = false; unread.textContent = String(Number(unread.textContent || 0) + 1); }
+    }
+  });
+
+  /* ---------------------------------------------------------------- card animations
+   * Cards that were not on the table (or in the hand) before an update slide in;
+   * when the table is cleared the discard pile nods. Off when the system asks for
+   * reduced motion (the CSS has the animations only under no-preference).
+   */
+  var before = null;
+
+  function codes(selector) {
+    var found = {};
+    document.querySelectorAll(selector).forEach(function (el) { found[el.dataset.card] = true; });
+    return found;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    before = { pairs: codes("#table-state .t-pairs .t-card[data-card]"), hand: codes("#table-state .t-hand .t-card[data-card]") };
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!before) { return; }
+    var old = before;
+    before = null;
+    var onTable = 0;
+    document.querySelectorAll("#table-state .t-pairs .t-card[data-card]").forEach(function (el) {
+      onTable += 1;
+      if (!old.pairs[el.dataset.card]) { el.classList.add("t-enter"); }
+    });
+    document.querySelectorAll("#table-state .t-hand .t-card[data-card]").forEach(function (el) {
+      if (!old.hand[el.dataset.card] && Object.keys(old.hand).length) { el.classList.add("t-drawn"); }
+    });
+    if (!onTable && Object.keys(old.pairs).length) {
+      var pile = document.querySelector("#table-state .t-discard");
+      if (pile) { pile.classList.add("t-swept"); }
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setOnline(false);  // until the socket is open
+    showSoundButton();
+    turnAlerts();
+  });
 })();

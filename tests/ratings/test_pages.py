@@ -1,5 +1,6 @@
 """Pages: the ladder per variant with its pair ladder, a player's history as SVG, the admin action."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -73,6 +74,9 @@ def test_a_players_history_is_an_svg_chart_drawn_on_the_server(client, season):
     assert page.status_code == 200
     figure = html[html.index("<figure") : html.index("</figure>")]
     assert "<svg" in figure and "<polyline" in figure and "<script" not in figure  # no chart JavaScript
+    # SVG numbers stay numbers in Russian too (no decimal comma).
+    for value in re.findall(r' (?:x|y|x1|y1|x2|y2|cx|cy)="([^"]*)"', figure):
+        float(value)
     chart = selectors.chart(anna.pk, "podkidnoy")
     assert len(chart["points"].split()) == 14  # the start and 13 games
     partial = client.get(reverse("ratings:chart", args=["podkidnoy", "anna"])).content.decode()

@@ -124,6 +124,28 @@ def test_a_game_that_finished_before_one_already_rated_rebuilds_the_order():
     assert all_ratings() == incremental
 
 
+def test_a_game_that_finishes_during_a_recomputation_is_applied_after_it(monkeypatch):
+    """The games are read and rated before the lock is taken; a game finishing meanwhile
+    is applied under the lock, after them, as its own task would."""
+    anna, boris = people("anna", "boris")
+    finished_game([(anna, 1), (boris, 2)], minutes=1)
+    read = services._read_all
+    late = []
+
+    def read_then_a_game_finishes(variant):
+        games = read(variant)
+        late.append(finished_game([(boris, 1), (anna, 2)], minutes=2))
+        return games
+
+    monkeypatch.setattr(services, "_read_all", read_then_a_game_finishes)
+    assert services.recompute("podkidnoy") == 2
+    assert RatedGame.objects.get(game=late[0]).seq == 2
+    monkeypatch.undo()
+    during = all_ratings()
+    services.recompute("podkidnoy")
+    assert all_ratings() == during
+
+
 def test_recompute_refuses_an_unknown_variant():
     with pytest.raises(ValueError):
         services.recompute("chess")

@@ -26,12 +26,12 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
 
 from games import bots, engine
 from games.models import Game
 from games.services import play, tables
+from tests.support.games import latest_game, make_user, new_table, two_player_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 INNER = "DURAK_MOVE_LOCK_INNER"  # set in the subprocess of the PostgreSQL lock test
@@ -64,25 +64,18 @@ def statements(queries) -> list[str]:
     return shapes
 
 
-def make_user(name: str):
-    return get_user_model().objects.create_user(username=name)
-
-
 def deal(users, *, bot_seats=None, turn_seconds=None) -> Game:
-    table = tables.do_create_table(
-        rules=engine.Rules(variant="podkidnoy", players=2),
-        host=users[0],
-        seat_users=users,
-        bot_seats=bot_seats,
-        turn_seconds=turn_seconds,
-        start=True,
-    )
-    return Game.objects.get(table=table)
+    """A game of two (the first user hosts), dealt."""
+    return latest_game(new_table(two_player_rules(), users, bot_seats=bot_seats, turn_seconds=turn_seconds))
 
 
 def a_choice(game: Game, seat: int) -> str:
-    position = engine.Game.from_json(game.state_json)
-    return bots.get_bot("heuristic", seed=game.move_count).choose(position.view(seat))
+    """A legal action of the seat (the first the engine lists: these tests need any)."""
+    return str(engine.Game.from_json(game.state_json).legal_actions(seat)[0])
+
+
+def a_bot_level() -> str:
+    return bots.BOT_LEVELS[0][0]  # the weakest: no search
 
 
 @pytest.mark.django_db
@@ -107,7 +100,7 @@ def test_a_players_move_is_two_reads_and_two_writes(django_assert_num_queries, d
 @pytest.mark.django_db
 def test_a_bot_move_costs_what_a_players_move_costs(django_assert_num_queries, django_capture_on_commit_callbacks):
     person = make_user("anna")
-    game = deal([person, None], bot_seats={1: "heuristic"})
+    game = deal([person, None], bot_seats={1: a_bot_level()})
     # The person plays until the bot is the one awaited.
     while 1 not in engine.Game.from_json(game.state_json).to_move():
         play.do_player_move(game_id=game.pk, user=person, action=a_choice(game, 0))
@@ -155,9 +148,9 @@ def test_the_rows_of_the_move_path_are_the_orms_rows(django_assert_num_queries):
     anna, boris = make_user("anna"), make_user("boris")
     hosted = deal([anna, boris], turn_seconds=30)
     hostless_table = tables.do_create_table(
-        rules=engine.Rules(variant="podkidnoy", players=2), seat_users=[anna, None], bot_seats={1: "random"}, start=True
+        rules=two_player_rules(), seat_users=[anna, None], bot_seats={1: a_bot_level()}, start=True
     )
-    hostless = Game.objects.get(table=hostless_table)  # no host: the LEFT JOIN finds no user
+    hostless = latest_game(hostless_table)  # no host: the LEFT JOIN finds no user
 
     def same(mine, orms):
         assert type(mine) is type(orms)

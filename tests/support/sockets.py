@@ -12,6 +12,7 @@ from django.test import Client
 from durak_site.asgi import application
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")  # the site ORIGIN is a page of
 FRAME_TIMEOUT = 5
 MOVES_RE = re.compile(r'data-moves="(\d*)"')
 ERROR_RE = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
@@ -29,6 +30,12 @@ def session_cookie(user, invited=()) -> str:
     return client.cookies["sessionid"].value
 
 
+def host_of(origin) -> tuple:
+    """The Host header of a page served from `origin` (an (b"origin", value) header)."""
+    _name, value = origin
+    return (b"host", value.split(b"://", 1)[-1] or b"127.0.0.1:8000")
+
+
 def cookie_header(cookie: str | None = None, language: str | None = None) -> list:
     cookies = []
     if cookie:
@@ -39,7 +46,11 @@ def cookie_header(cookie: str | None = None, language: str | None = None) -> lis
 
 
 async def connect(path: str, cookie: str | None = None, language: str | None = None, origin=ORIGIN, headers=()):
-    """(communicator, accepted) for a websocket at `path`."""
+    """(communicator, accepted) for a websocket at `path`; the Host header is the origin's
+    host and port (a page of the site itself) unless `headers` name one."""
+    headers = list(headers)
+    if not any(name == b"host" for name, _value in headers):
+        headers.append(host_of(origin))
     communicator = WebsocketCommunicator(
         application, path, headers=[origin, *cookie_header(cookie, language), *headers]
     )

@@ -417,7 +417,11 @@ async def test_a_waiting_table_offers_the_seat_controls():
     communicator = WebsocketCommunicator(
         application,
         f"/ws/table/{table.pk}/",
-        headers=[sockets.ORIGIN, (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode())],
+        headers=[
+            sockets.ORIGIN,
+            sockets.HOST,
+            (b"cookie", f"sessionid={cookie}; csrftoken={'k' * 32}; django_language=en".encode()),
+        ],
     )
     ok, _ = await communicator.connect(timeout=5)
     assert ok

@@ -431,28 +431,50 @@ def test_seeds_follow_the_ratings_when_there_are_some(monkeypatch):
 
 
 def test_round_two_of_a_knockout_follows_the_bracket_of_round_one():
-    """Eight entrants at 2-player tables: 1v8, 4v5, 2v7, 3v6. The underdogs 8, 4, 7 and 3 win,
-    and round two keeps the bracket (the winners of 1v8 and 4v5 meet, so do those of 2v7
-    and 3v6) instead of seeding the survivors again (which would give 3v8 and 4v7)."""
+    """Eight entrants at 2-player tables: 1v8, 4v5, 2v7, 3v6; 8, 4, 2 and 3 go on. Round two
+    keeps the bracket (the winners of 1v8 and 4v5 meet, so do those of 2v7 and 3v6) instead of
+    seeding the survivors again (which would give 2v8 and 3v4)."""
     users = make_users(8)
     event = make_event(name="Кубок", table_size=2, format=Tournament.Format.KNOCKOUT, turn_seconds=None)
     entrants = register_all(event, users)
-    by_seed = {seed: e.pk for seed, e in enumerate(entrants, start=1)}  # no ratings: registration order
+    entrant_of = dict(enumerate(entrants, start=1))  # seed: entrant; no ratings: registration order
+    seed_of = {e.pk: seed for seed, e in entrant_of.items()}
     start(event)
     first = Round.objects.get(tournament=event, number=1)
-    seeds_at = [[seed for pk in rt.entrants for seed in by_seed if by_seed[seed] == pk] for rt in first.tables.all()]
-    assert sorted(seeds_at) == sorted([[1, 8], [4, 5], [2, 7], [3, 6]])
-    user_of = {e.pk: e.user for e in entrants}
+    assert [[seed_of[pk] for pk in rt.entrants] for rt in first.tables.order_by("number")] == [
+        [1, 8],
+        [4, 5],
+        [2, 7],
+        [3, 6],
+    ]
+    losers = {1, 5, 7, 6}
     for rt in first.tables.all():
-        favourite = min(rt.entrants, key=lambda pk: Entrant.objects.get(pk=pk).seed)
-        game = play_game_lost_by(latest_game(rt.table_id), user_of[favourite])
+        (loser,) = [seed_of[pk] for pk in rt.entrants if seed_of[pk] in losers]
+        game = play_game_lost_by(latest_game(rt.table_id), entrant_of[loser].user)
         tasks.record_game(game.pk)
     first.refresh_from_db()
     assert first.status == Round.Status.FINISHED
-    out = set(Entrant.objects.filter(tournament=event, eliminated_in_round=1).values_list("pk", flat=True))
-    assert out == {by_seed[s] for s in (1, 5, 2, 6)}
+    out = Entrant.objects.filter(tournament=event, eliminated_in_round=1).values_list("pk", flat=True)
+    assert {seed_of[pk] for pk in out} == losers, "who resigned is counted last and goes out"
     tasks.sweep_events()
     second = Round.objects.get(tournament=event, number=2)
     assert second.status == Round.Status.PLAYING
-    met = {frozenset(rt.entrants) for rt in second.tables.all()}
-    assert met == {frozenset({by_seed[8], by_seed[4]}), frozenset({by_seed[7], by_seed[3]})}
+    assert [[seed_of[pk] for pk in rt.entrants] for rt in second.tables.order_by("number")] == [[4, 8], [2, 3]]
+
+
+def test_who_resigns_is_last_at_the_table_and_the_others_keep_the_top_places():
+    """Leaving a game counts as last place (contract: counted_place); the durak who
+    outlasted him is not last, so the resigner, not the durak, scores nothing."""
+    users = make_users(3)
+    event = make_event(table_size=3, rounds=1, turn_seconds=None)
+    register_all(event, users)
+    start(event)
+    rt = RoundTable.objects.get(round__tournament=event)
+    game = play_game_lost_by(latest_game(rt.table_id), users[0])
+    tasks.record_game(game.pk)
+    results = {r.entrant.user_id: r for r in Result.objects.filter(round_table=rt).select_related("entrant")}
+    assert results[users[0].pk].points == 0 and results[users[0].pk].place == 3
+    assert results[users[0].pk].is_durak
+    others = [results[u.pk] for u in users[1:]]
+    assert sum(r.points for r in others) == 2 + 1, "places 1 and 2 of 2/1/0, shared or not"
+    assert all(r.place in (1, 2) and not r.is_durak for r in others)

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -134,3 +135,10 @@ def test_a_pair_event_page_in_english(client):
     text = client.get(f"/tournaments/{event.pk}/").content.decode()
     assert "pairs play 2v2 at tables of four, partners sitting opposite" in text
     assert 'name="pair"' in text and "Starts in" in text
+
+
+def test_the_countdown_reads_as_a_clock_in_russian(client):
+    event = make_event(starts_at=timezone.now() + timedelta(hours=2, minutes=5))
+    text = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert re.search(r'Начало через <span class="clock">2:0[45]:\d\d</span>', text), "hours, minutes, seconds"
+    assert "Очки за места: 3 / 2 / 1 / 0." in text

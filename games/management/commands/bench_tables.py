@@ -35,7 +35,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            settings = bench.Options(
+            chosen = bench.Options(
                 seats=numbers(options["seats"]),
                 samples=options["samples"],
                 rates=numbers(options["rates"]),
@@ -46,11 +46,11 @@ class Command(BaseCommand):
                 json_path=options["json"],
             )
             if not bench.inside():
-                code = bench.relaunch(settings, self.stdout.write)
+                code = bench.relaunch(chosen, self.stdout.write)
                 if code:
                     raise CommandError(f"the benchmark failed (exit {code})")
                 return
-            results = bench.measure(settings, self.stdout.write)
+            results = bench.measure(chosen, self.stdout.write)
         except bench.BenchFailed as failure:
             raise CommandError(str(failure)) from None
         self.stdout.write(bench.report(results))

@@ -9,12 +9,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import pgettext, pgettext_lazy
 
-from games import display, positions
+from games import bots, display, positions
+from games.services.play import return_counts_normally
 
 from .cards import buttons, hand_cards, table_pairs
 from .log import LOG_LIMIT, log_lines
 
-SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign")  # POST views of games/lobby
+SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign", "back", "finish")  # POST views of games/lobby
 
 ROLE_LABELS = {
     "attacker": pgettext_lazy("role", "Attacks"),
@@ -44,6 +45,13 @@ def bot_choices() -> list[dict]:
     return [{"level": level, "label": label} for level, label in display.bot_choices()]
 
 
+def _default_bot(table_level: str) -> str:
+    """The bot dropdown's first choice: the table's own level (as the dropdown names it), else the club player."""
+    offered = {c["level"] for c in bot_choices()}
+    level = getattr(bots, "canonical_level", lambda name: name)(table_level) if table_level else ""
+    return level if level in offered else display.default_bot_level()
+
+
 def table_summary(rules: dict) -> list[str]:
     """The table's header line: variant, players, then the options."""
     return [
@@ -60,7 +68,7 @@ def _seat_name(seat: dict | None, number: int) -> str:
     if seat is None:
         return pgettext("table", "Seat %(n)s") % {"n": number + 1}
     if seat.get("name"):
-        return seat["name"]
+        return display.player_name(seat["name"])
     if seat.get("bot_level"):
         return pgettext("table", "Bot %(n)s") % {"n": number + 1}
     return pgettext("table", "Seat %(n)s") % {"n": number + 1}
@@ -170,6 +178,7 @@ def table_context(
     context["seating"] = _seating(snapshot, viewer_id, context["is_host"])
     context["urls"] = table_urls(table["id"])
     context["bot_choices"] = bot_choices()
+    context["default_bot"] = _default_bot(table.get("bot_level") or "")
     if game is None:
         return context
 
@@ -200,9 +209,19 @@ def table_context(
         deadline = ""
 
     me = panels[viewer_seat] if viewer_seat is not None else None
-    my_turn = viewer_seat is not None and viewer_seat in view["to_move"]
-    waiting_for = [names[s] for s in view["to_move"] if s != viewer_seat]
+    my_seat = game_seats.get(viewer_seat) if viewer_seat is not None else None
+    # On autopilot (three timeouts, or a resign) the seat is the bot's: no "your move",
+    # no raised cards, no buttons; only "I'm back" while the seat is still in the game.
+    on_autopilot = bool(my_seat and my_seat.get("autopilot")) and not over
+    if on_autopilot:
+        legal = []
+    my_turn = viewer_seat is not None and viewer_seat in view["to_move"] and not on_autopilot
+    waiting_for = [names[s] for s in view["to_move"] if s != viewer_seat or on_autopilot]
     lines = log_lines(events, viewer_seat, names, log_memo)
+    still_playing = [s["seat"] for s in view["seats"] if s["in_game"]]
+    bots_only = bool(still_playing) and all(
+        (game_seats.get(n) or {}).get("bot_level") or (game_seats.get(n) or {}).get("autopilot") for n in still_playing
+    )
     context.update(
         {
             "game": {
@@ -236,19 +255,28 @@ def table_context(
             "legal_actions": legal,
             "my_turn": my_turn,
             "to_move_names": waiting_for,
-            "status_text": _status(view, viewer_seat, my_turn, waiting_for, over),
+            "status_text": _status(view, viewer_seat, my_turn, waiting_for, over, on_autopilot),
+            "on_autopilot": on_autopilot,
+            "can_return": on_autopilot and me is not None and me["place"] is None,
+            "return_counts": return_counts_normally(bool(table.get("rated"))),
+            # (offered to a player whose part is over; the service also lets a resigned one finish)
+            "can_finish_now": me is not None and me["place"] is not None and not over and bots_only,
+            "record_urls": record_urls(game["id"]) if over else None,
             "deadline": deadline,
             "seconds_left": seconds_left,
             "log": lines[-log_limit:],
-            "result": _result(game.get("result") or final_result or {}, game, names) if over else None,
+            "result": _result(game.get("result") or final_result or {}, game, names, view["rules"]) if over else None,
+            "resign_counts": _resign_counts(view["rules"], bool(table.get("rated"))),
         }
     )
     return context
 
 
-def _status(view, viewer_seat, my_turn, waiting_for, over) -> str:
+def _status(view, viewer_seat, my_turn, waiting_for, over, on_autopilot=False) -> str:
     if over:
         return pgettext("table", "Game over")
+    if on_autopilot:
+        return pgettext("table", "The autopilot plays your cards.")
     if my_turn:
         if not view["table"]:
             return pgettext("table", "Your move: lead a card")
@@ -260,20 +288,60 @@ def _status(view, viewer_seat, my_turn, waiting_for, over) -> str:
     return ""
 
 
-def _result(result: dict, game: dict, names: dict) -> dict:
+def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
+    """The result panel: the places that count (`GameSeat.counted_place`: last for a seat
+    that left the game), with the place its cards reached when that differs."""
     abandoned = {s["number"] for s in game["seats"] if s.get("abandoned")}
-    places = sorted(((int(s), p) for s, p in (result.get("places") or {}).items()), key=lambda sp: (sp[1], sp[0]))
+    last = rules.get("players") or len(names)
+    played = {int(s): p for s, p in (result.get("places") or {}).items()}
     losers = result.get("losers") or []
+    rows = []
+    for s, p in played.items():
+        counted = display.counted_place(p, s in abandoned, last)
+        rows.append(
+            {
+                "seat": s,
+                "name": names.get(s, "?"),
+                "place": counted,
+                "played_place": p if p != counted else None,
+                "is_loser": s in losers or s in abandoned,
+                "abandoned": s in abandoned,
+            }
+        )
+    rows.sort(key=lambda r: (r["place"], r["played_place"] or 0, r["seat"]))
     return {
-        "places": [
-            {"seat": s, "name": names.get(s, "?"), "place": p, "is_loser": s in losers, "abandoned": s in abandoned}
-            for s, p in places
-        ],
+        "places": rows,
         "draw": bool(result.get("draw")),
         "durak": names.get(result["durak"]) if result.get("durak") is not None else None,
         "losers": [names.get(s, "?") for s in losers],
+        "left": [names.get(s, "?") for s in sorted(abandoned)],
         "pair": len(losers) > 1,
     }
+
+
+def _resign_counts(rules: dict, rated: bool) -> str:
+    """What the resign dialog promises: exactly what `do_resign` and `_finish` will do."""
+    last = rules.get("players") or 2
+    if return_counts_normally(rated):
+        return pgettext(
+            "table",
+            "Leave the game? A bot plays your cards to the end and you count as last (place %(last)s of "
+            "%(last)s), unless you come back with “I'm back” before the end.",
+        ) % {"last": last}
+    return pgettext(
+        "table",
+        "Leave the game? A bot plays your cards to the end and you count as last (place %(last)s of %(last)s), "
+        "even if you come back: this table is rated.",
+    ) % {"last": last}
+
+
+def record_urls(game_id: int) -> dict:
+    """A finished game's record, replay and verification pages."""
+    try:
+        record = reverse("games:game-record", args=[game_id])
+        return {"record": record, "replay": record + "#replay", "verify": reverse("games:game-verify", args=[game_id])}
+    except NoReverseMatch:
+        return {}
 
 
 def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:

@@ -64,7 +64,9 @@ def _format_log_line(event: dict, names: dict[int, str]) -> str:
     if kind == "take":
         return format_html(pgettext("table", "{name} takes the cards"), name=who())
     if kind == "pass":
-        return format_html(pgettext("table", "{name} has nothing to add"), name=who())
+        if event.get("defender_takes"):  # the button said «Пас»
+            return format_html(pgettext("table", "{name} has nothing to add"), name=who())
+        return format_html(pgettext("table", "{name}: beaten, done"), name=who())  # the button said «Бито»
     if kind == "swap":
         return format_html(
             pgettext("table", "{name} swaps {card} for the trump card {took}"),
@@ -115,7 +117,13 @@ def log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -
     language, names_key = get_language(), tuple(sorted(names.items()))
     lines = []
     seen = {} if memo is not None else None
+    defender_takes = False  # within a bout, after "take" a pass is «Пас», before it «Бито»
     for event in events:
+        kind = event.get("type")
+        if kind == "take":
+            defender_takes = True
+        elif kind in ("bout_end", "bout_start", "deal"):
+            defender_takes = False
         line = None
         if memo is not None:
             hit = memo.get(id(event))
@@ -124,6 +132,8 @@ def log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -
                 line = hit[4]
         if line is None:
             redacted = engine.event_for(event, viewer_seat)
+            if kind == "pass" and redacted and defender_takes:
+                redacted = {**redacted, "defender_takes": True}
             line = _log_line(language, json.dumps(redacted, sort_keys=True, default=str), names_key)
         if seen is not None:
             seen[id(event)] = (event, viewer_seat, language, names_key, line)

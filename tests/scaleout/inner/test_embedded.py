@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def bot_table(variant: str):
     rules = engine.Rules(variant=variant, players=2)
-    table = tables.do_create_table(rules=rules, bot_seats={0: "heuristic", 1: "random"}, start=True)
+    table = tables.do_create_table(rules=rules, bot_seats={0: "medium", 1: "easy"}, start=True)
     return table.pk, latest_game(table).pk
 
 

@@ -44,6 +44,7 @@ def scaled_out():
 
 ROOT = Path(__file__).resolve().parents[3]
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")  # the websocket Origin check compares it with ORIGIN
 MOVES_RE = re.compile(r'data-moves="(\d+)"')
 
 
@@ -110,7 +111,7 @@ def setup_table():
         cookies.append(client.cookies["sessionid"].value)
     rules = engine.Rules(variant="perevodnoy", players=3)
     table = tables.do_create_table(
-        rules=rules, host=alice, seat_users=[alice, bob], bot_seats={2: "heuristic"}, start=True
+        rules=rules, host=alice, seat_users=[alice, bob], bot_seats={2: "medium"}, start=True
     )
     return table.pk, latest_game(table).pk, {0: cookies[0], 1: cookies[1]}
 
@@ -142,7 +143,7 @@ async def test_two_users_and_a_celery_worker_bot_play_a_whole_game(celery_proces
     sockets = {}
     for seat, cookie in cookies.items():
         communicator = WebsocketCommunicator(
-            application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+            application, f"/ws/table/{table_id}/", headers=[ORIGIN, HOST, (b"cookie", f"sessionid={cookie}".encode())]
         )
         connected, _ = await communicator.connect()
         assert connected
@@ -219,7 +220,9 @@ async def test_an_idle_socket_stays_open_and_gets_the_next_move():
     try:
         for seat, cookie in cookies.items():
             communicator = WebsocketCommunicator(
-                application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+                application,
+                f"/ws/table/{table_id}/",
+                headers=[ORIGIN, HOST, (b"cookie", f"sessionid={cookie}".encode())],
             )
             connected, _ = await communicator.connect()
             assert connected

@@ -37,6 +37,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[3]
 REDIS_PORT = int(os.environ.get("DURAK_PRIVATE_REDIS_PORT", "0"))
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")  # the websocket Origin check compares it with ORIGIN
 MOVES_RE = re.compile(r'data-moves="(\d+)"')
 TURN_SECONDS = 15
 BACK_WITHIN = 30  # seconds after Redis is back
@@ -133,7 +134,7 @@ def setup_table():
         host=alice,
         turn_seconds=TURN_SECONDS,
         seat_users=[alice, None],
-        bot_seats={1: "heuristic"},
+        bot_seats={1: "medium"},
         start=True,
     )
     return table.pk, latest_game(table).pk, client.cookies["sessionid"].value
@@ -147,7 +148,7 @@ def game_and_moves(game_id):
 
 async def open_socket(table_id, cookie):
     communicator = WebsocketCommunicator(
-        application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+        application, f"/ws/table/{table_id}/", headers=[ORIGIN, HOST, (b"cookie", f"sessionid={cookie}".encode())]
     )
     connected, _ = await communicator.connect(timeout=10)
     assert connected
