@@ -234,6 +234,34 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds the per-person rate counters (games.limits): with several server
+# processes they must share one count, so Redis when REDIS_URL is set.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+def env_rate(name: str, default: tuple[int, int]) -> tuple[int, int]:
+    """A rate "COUNT/SECONDS", such as "10/600"."""
+    value = env_str(name)
+    if not value:
+        return default
+    try:
+        count, seconds = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must look like COUNT/SECONDS, such as 10/600, not {value!r}.") from None
+    if count < 0 or seconds <= 0:
+        raise ImproperlyConfigured(f"{name}: the count must be 0 or more and the seconds more than 0.")
+    return count, seconds
+
+
+# Limits per person (games.limits).
+MAX_WAITING_TABLES = int(env_str("MAX_WAITING_TABLES") or 3)
+TABLE_CREATE_RATE = env_rate("TABLE_CREATE_RATE", (10, 600))
+GUEST_CREATE_RATE = env_rate("GUEST_CREATE_RATE", (10, 3600))
+SIGNUP_RATE = env_rate("SIGNUP_RATE", (5, 3600))
+
 # Celery: Redis broker when REDIS_URL is set, in-memory transport otherwise.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None

@@ -24,8 +24,15 @@ VARIANT_NAMES = {
 # code; these are the names people read. tests/test_display.py checks that
 # every level of the registry has one.
 BOT_LABELS = {
+    "easy": pgettext_lazy("bot level", "Easy"),
+    "medium": pgettext_lazy("bot level", "Medium"),
+    "hard": pgettext_lazy("bot level", "Strong"),
+    "expert": pgettext_lazy("bot level", "Expert"),
+}
+# The first levels' names, still on old tables and accepted everywhere (games.bots.LEGACY_LEVELS).
+LEGACY_BOT_LABELS = {
     "random": pgettext_lazy("bot level", "Novice"),
-    "heuristic": pgettext_lazy("bot level", "Club player"),
+    "heuristic": pgettext_lazy("bot level", "Medium"),
 }
 
 
@@ -34,9 +41,11 @@ def variant_name(variant: str) -> str:
 
 
 def bot_label(level: str) -> str:
-    """The level's name: "Club player"."""
+    """The level's name: "Medium"."""
     if level in BOT_LABELS:
         return str(BOT_LABELS[level])
+    if level in LEGACY_BOT_LABELS:
+        return str(LEGACY_BOT_LABELS[level])
     return bots.BOT_NAMES.get(level, level)
 
 
@@ -50,7 +59,7 @@ def seat_player_name(name: str, bot_level: str, number: int) -> str:
 
 
 def bot_name(level: str) -> str:
-    """A bot as a player's name: "Bot: Club player"."""
+    """A bot as a player's name: "Bot: Medium"."""
     return gettext("Bot: %(level)s") % {"level": bot_label(level)}
 
 
@@ -133,12 +142,17 @@ def card_text(code: str) -> str:
     return code[:-1] + SUIT_SYMBOLS[code[-1]]
 
 
-def action_text(action: str) -> str:
-    """'defend 6S with 7S' -> 'covers 6♠ with 7♠' (translated)."""
+def action_text(action: str, defender_takes: bool | None = None) -> str:
+    """'defend 6S with 7S' -> 'covers 6♠ with 7♠' (translated).
+
+    A pass reads as the table's button said it: «Пас» after the defender took,
+    «Бито» while every card was covered (`defender_takes`; None when unknown)."""
     try:
         parsed = engine.parse_action(action)
     except engine.IllegalAction:
         return action
+    if parsed.kind == "pass" and defender_takes is not None:
+        return gettext("passes: nothing to add") if defender_takes else gettext("says the cards are beaten")
     texts = {
         "attack": gettext("plays %(card)s"),
         "defend": gettext("covers %(target)s with %(card)s"),

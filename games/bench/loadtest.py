@@ -4,7 +4,10 @@
 
 What it does:
 
-1. Setup, over HTTP only, as people would: every player becomes a guest
+1. Setup, over HTTP only, as people would (each player from an address of
+   its own in X-Forwarded-For: run the site with `daphne --proxy-headers`,
+   as behind a balancer, or its per-address limits on new guests and
+   sign-ups refuse most players): every player becomes a guest
    (POST /guest/ with the CSRF token of the home page: no password hashing;
    that also opens a private table against a bot, which is left alone) or,
    with `--signup`, signs up through the sign-up form; the first player of
@@ -52,6 +55,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 
 STATE_RE = re.compile(rb'data-game="(\d*)" data-moves="(\d*)"')
 ERROR_RE = re.compile(rb'<div id="table-error"[^>]*>(.*?)</div>', re.S)
@@ -82,19 +86,26 @@ class Options:
     signup: bool = False
     warmup: float = 3.0  # seconds of play before the measured window
     seed: int | None = None
+    pids: tuple[int, ...] = ()  # server processes on this machine: their CPU time is reported
 
     def __post_init__(self):
         if not 2 <= self.seats <= 6:
             raise LoadFailed("tables seat 2 to 6 players")
         if self.tables < 1 or self.duration <= 0 or self.pace <= 0 or self.processes < 1:
             raise LoadFailed("tables, duration, pace and processes must be positive")
-        parts = urllib.parse.urlsplit(self.url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise LoadFailed(f"--url must be http(s)://host:port, got {self.url!r}")
+        for url in self.urls:
+            parts = urllib.parse.urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise LoadFailed(f"--url must be http(s)://host:port (comma-separated for several), got {url!r}")
+
+    @property
+    def urls(self) -> list[str]:
+        """The site's address, or the addresses of its server processes (players spread over them)."""
+        return [u.strip().rstrip("/") for u in self.url.split(",") if u.strip()]
 
     @property
     def base(self) -> str:
-        return self.url.rstrip("/")
+        return ", ".join(self.urls)
 
 
 # ------------------------------------------------------------------ players over HTTP
@@ -107,6 +118,11 @@ class Browser:
         self.base = base
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        # An address of its own, as people have: the site limits guests and sign-ups per
+        # address. It counts only where the server trusts the header (daphne --proxy-headers,
+        # as behind a balancer); without it every player comes from the client's address.
+        address = f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{1 + secrets.randbelow(254)}"
+        self.opener.addheaders = [("X-Forwarded-For", address)]
         self.timeout = timeout
 
     def cookie(self, name: str) -> str:
@@ -179,9 +195,11 @@ def new_table(host: Browser, seats: int, *, turn_seconds: int | None = None, bot
     return int(found.group(1))
 
 
-def open_table(options: Options, run_tag: str) -> dict:
-    """Seat `options.seats` new players at a new public table (dealt by the last join)."""
-    people = [new_player(options.base, options.signup, run_tag) for _ in range(options.seats)]
+def open_table(options: Options, run_tag: str, first: int = 0) -> dict:
+    """Seat `options.seats` new players at a new public table (dealt by the last join); with
+    several addresses, player number `first + i` uses the server process `(first + i) % n`."""
+    urls = options.urls
+    people = [new_player(urls[(first + i) % len(urls)], options.signup, run_tag) for i in range(options.seats)]
     table_id = new_table(people[0], options.seats)
     for browser in people[1:]:
         browser.post(f"/t/{table_id}/join/", {})
@@ -310,15 +328,15 @@ class TableDriver:
     def __init__(self, options: Options, info: dict, tally: Tally, rng: random.Random):
         self.options = options
         self.table_id = info["table"]
-        self.host = info["people"][0]
-        self.sessions = [b.cookie(SESSION_COOKIE) for b in info["people"]]
+        self.people = info["people"]
+        self.host = self.people[0]
         self.tally = tally
         self.rng = rng
         self.seats: list[Seat] = []
 
     async def connect(self):
         o = self.options
-        self.seats = [await Seat.open(o.base, self.table_id, s, o.timeout) for s in self.sessions]
+        self.seats = [await Seat.open(b.base, self.table_id, b.cookie(SESSION_COOKIE), o.timeout) for b in self.people]
         if not await self.wait_all(lambda s: s.game is not None, self.options.timeout):
             raise LoadFailed(f"table {self.table_id}: a seat saw no game")
 
@@ -435,7 +453,7 @@ def client_process(index: int, options: Options, count: int, ready, go, results)
     tally = Tally()
     run_tag = secrets.token_hex(3)
     try:
-        infos = [open_table(options, run_tag) for _ in range(count)]
+        infos = [open_table(options, run_tag, first=(index + i) * options.seats + index) for i in range(count)]
         tally_or_error = asyncio.run(_play(options, infos, tally, rng, ready, go))
     except Exception as error:  # reported to the parent, which fails the run
         ready.put((index, f"{type(error).__name__}: {error}"))
@@ -507,6 +525,13 @@ def run(options: Options, write) -> dict:
         start_at = time.time() + 0.5
         for _ in workers:
             go.put(start_at)
+        # The server processes' CPU time (when they run on this machine) and the machine's
+        # load over the measured window: on a shared machine the latency alone misleads.
+        time.sleep(max(0.0, start_at + options.warmup - time.time()))
+        cpu_before, load_before = {pid: cpu_seconds(pid) for pid in options.pids}, load_average()
+        time.sleep(max(0.0, start_at + options.warmup + options.duration - time.time()))
+        cpu = {pid: round(cpu_seconds(pid) - cpu_before[pid], 2) for pid in options.pids}
+        load = (load_before, load_average())
         collected = {}
         wait = options.warmup + options.duration + 3 * options.timeout + 60
         for _ in workers:
@@ -522,7 +547,26 @@ def run(options: Options, write) -> dict:
             w.join(5)
             if w.is_alive():
                 w.kill()
-    return merge(list(collected.values()), options)
+    result = merge(list(collected.values()), options)
+    result["server_cpu_s"] = cpu
+    result["load_average"] = load
+    return result
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU seconds of a process and its waited-for children (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def load_average() -> float:
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return float("nan")
 
 
 def merge(parts: list[dict], options: Options) -> dict:
@@ -630,8 +674,17 @@ def report(result: dict, check: dict | None) -> str:
         "errors: "
         + ", ".join(f"{k} {v}" for k, v in err.items() if k != "late")
         + f"; late actions (started > pace/2 after due) {err['late']}",
-        f"client CPU {result['client_cpu_s']:.1f} s",
+        f"client CPU {result['client_cpu_s']:.1f} s; machine load average {result['load_average'][0]:.1f} "
+        f"-> {result['load_average'][1]:.1f} ({os.cpu_count()} cores)",
     ]
+    cpu = result.get("server_cpu_s") or {}
+    if cpu:
+        total = sum(cpu.values())
+        per_action = total / max(1, result["measured"]) * 1000
+        lines.append(
+            f"server CPU in the measured window: {total:.1f} s ({', '.join(f'{p}: {c}' for p, c in cpu.items())}), "
+            f"{per_action:.2f} ms per action, {total / o['duration_s'] * 100:.0f} % of one core"
+        )
     if check:
         lines.append(
             f"move logs: {check['games']} games checked, missing {check['missing']}, extra {check['extra']}, "

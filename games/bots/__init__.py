@@ -41,8 +41,8 @@ from .search import SearchBot
 LEVELS = {
     "easy": {"label": "Easy", "bot": EasyBot, "options": {}},
     "medium": {"label": "Medium", "bot": HeuristicBot, "options": {}},
-    "hard": {"label": "Hard", "bot": SearchBot, "options": {"iterations": 400, "seconds": 0.5}},
-    "expert": {"label": "Expert", "bot": SearchBot, "options": {"iterations": 1600, "seconds": 2.0}},
+    "hard": {"label": "Hard", "bot": SearchBot, "options": {"iterations": 200, "seconds": 0.5}},
+    "expert": {"label": "Expert", "bot": SearchBot, "options": {"iterations": 800, "seconds": 2.0}},
 }
 
 # The first two levels' names, still accepted everywhere a level is.

@@ -43,6 +43,8 @@ def view(game, seat: int | None) -> dict:
         "trump_card_in_stock": bool(game.stock) and game.stock[-1] == game.trump_card,
         "stock_size": len(game.stock),
         "discard_size": len(game.discard_pile),
+        # Public: every discarded card was played face up (R13), so any player may remember it.
+        "discard": sort_hand(game.discard_pile, game.trump),
         "hand": sort_hand(game.hands[seat], game.trump) if seat is not None else None,
         "seats": seats,
         "table": [[a, d] for a, d in game.pairs],

@@ -64,7 +64,21 @@ def _result_rows(game: Game, names: dict) -> list[dict]:
     return rows
 
 
-def _position_context(game: Game, step: int, names: dict, moves: list) -> dict:
+def _move_texts(game: Game, moves: list) -> list[str]:
+    """Each move in words, a pass as the table's button said it («Пас» or «Бито»)."""
+    position = positions.deal_of(game)
+    texts = []
+    for m in moves:
+        texts.append(action_text(m.action, defender_takes=position.taking))
+        try:
+            position.act(m.seat, m.action)
+        except engine.IllegalAction:  # a broken log: the verify page says so; words need no more
+            break
+    texts += [action_text(m.action) for m in moves[len(texts) :]]
+    return texts
+
+
+def _position_context(game: Game, step: int, names: dict, moves: list, texts: list | None = None) -> dict:
     position = positions.replay(game, upto=step)
     view = position.view(None)
     seats = []
@@ -89,7 +103,7 @@ def _position_context(game: Game, step: int, names: dict, moves: list) -> dict:
             "name": names.get(m.seat, {}).get("name", ""),
             "seat": m.seat,
             "action": m.action,
-            "text": action_text(m.action),
+            "text": texts[step - 1] if texts else action_text(m.action),
             "source": m.get_source_display(),
             "source_code": m.source,
         }
@@ -180,7 +194,8 @@ def game_record(request, game_id: int):
 
     moves = list(game.moves.order_by("number"))
     step = _step(request, len(moves))
-    position = _position_context(game, step, names, moves)
+    texts = _move_texts(game, moves)
+    position = _position_context(game, step, names, moves, texts)
     if request.htmx and request.htmx.target == "replay":
         return render(request, POSITION_PARTIAL, position)
     context.update(position)
@@ -189,7 +204,7 @@ def game_record(request, game_id: int):
         {
             "step": i + 1,
             "name": names.get(m.seat, {}).get("name", ""),
-            "text": action_text(m.action),
+            "text": texts[i],
             "source": m.get_source_display(),
             "source_code": m.source,
         }

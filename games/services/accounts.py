@@ -118,9 +118,9 @@ def end_quick_games(user) -> None:
     properly: a running game is resigned (the bots finish it), a table between games is left."""
     quick = Table.objects.filter(host=user, is_private=True, seats__user=user).exclude(status=Table.Status.CLOSED)
     for table in quick.distinct():
-        humans = table.seats.filter(user__isnull=False).exclude(user=user).exists()
-        if humans:
-            continue  # a private table with friends is not a quick game
+        others = table.seats.exclude(user=user)
+        if others.filter(user__isnull=False).exists() or others.filter(user__isnull=True, bot_level="").exists():
+            continue  # a private table with (or waiting for) friends is not a quick game
         game = table.games.filter(status="playing").order_by("-number").first()
         if game is not None:
             do_resign(game_id=game.pk, user=user)

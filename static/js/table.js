@@ -173,9 +173,7 @@
   var baseTitle = document.title;
   var favicon = document.querySelector('link[rel="icon"]');
   var baseIcon = favicon ? favicon.href : "";
-  var turnIcon = "data:image/svg+xml," + encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#e8c66a"/>' +
-    '<text x="32" y="44" font-size="36" text-anchor="middle" fill="#1b1b1b">&#9824;</text></svg>');
+  var turnIcon = "";  // static/favicon-turn.svg, named by the page (data-turn-icon)
   var myTurn = false;
   var SOUND_KEY = "durak-sound";
   var audio = null;
@@ -213,6 +211,7 @@
     var now = !!(st && st.classList.contains("my-turn"));
     var root = live();
     var title = (root && root.dataset.turnTitle) || "";
+    turnIcon = turnIcon || (root && root.dataset.turnIcon) || baseIcon;
     document.title = now && title ? title + " — " + baseTitle : baseTitle;
     if (favicon) { favicon.href = now ? turnIcon : baseIcon; }
     if (now && !myTurn) {

@@ -242,7 +242,7 @@ def test_layouts_differing_only_in_hidden_cards_get_the_same_decisions():
                 else:
                     hands.append(rest[dealt : dealt + 5])
                     dealt += 5
-            stock = rest[dealt : dealt + 9] + ["JS"]
+            stock = rest[dealt:] + ["JS"]  # nothing discarded: the discard pile is public
             game = Game.from_layout(rules, hands=hands, stock=stock, attacker=0, first_bout=False, table=table)
             views.append(game.view(seat))
             for level in CHEAP_LEVELS:

@@ -165,7 +165,7 @@ def test_a_new_user_plays_a_whole_game_against_a_bot(browser, daphne_server):
     context, page = new_page(browser, daphne_server.url)
     try:
         sign_up(page, "anna")
-        table_id = open_table(page, "heuristic")
+        table_id = open_table(page, "medium")
         # The waiting table: the host starts it; the bot takes the empty seat.
         page.locator("#table-state .t-seating-actions form[action$='/start/'] button").click()
         page.locator("#table-state .t-hand .t-card").first.wait_for()
@@ -173,7 +173,7 @@ def test_a_new_user_plays_a_whole_game_against_a_bot(browser, daphne_server):
         page.evaluate("window.__sameDocument = true")  # no reload from here on
         knowledge = Knowledge(daphne_server.db, table_id)
         seats = daphne_server.db.game_seats(daphne_server.db.game(table_id)["id"])
-        assert [(s["username"], s["bot_level"]) for s in seats] == [("anna", ""), (None, "heuristic")]
+        assert [(s["username"], s["bot_level"]) for s in seats] == [("anna", ""), (None, "medium")]
 
         clicks = []
         while True:

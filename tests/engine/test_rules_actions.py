@@ -240,6 +240,7 @@ def test_a_view_shows_a_seat_its_own_hand_and_public_cards_only(rules):
     """Contract: `view(seat)` is everything that seat may know and nothing else."""
     for game in positions(rules, seeds=range(3), steps=40):
         public = {c for pair in game.table for c in pair if c}
+        public |= set(json.loads(game.to_json())["discard"])  # every one was played face up
         view = game.view(None)
         public |= {c for s in view["seats"] for c in s["known"]}
         if view["trump_card"]:

@@ -143,7 +143,7 @@ def test_the_profile_counts_draws_and_has_no_double_period(client):
     assert "г.." not in page
     stats = page.split('<dl class="stats">')[1].split("</dl>")[0]
     assert "<dt>Ничьи</dt><dd>1</dd>" in stats and "<dt>Выиграл</dt><dd>0</dd>" in stats
-    assert "<dt>Проиграно</dt>" in stats or "Проиграл" in stats or "<dd>0</dd>" in stats
+    assert "<dt>Проиграно</dt><dd>0</dd>" in stats and "<dt>Сыграно партий</dt><dd>1</dd>" in stats
     assert "По вариантам" in page and "Подкидной" in page
 
 
@@ -208,3 +208,34 @@ def test_end_quick_games_leaves_a_table_between_games():
     play.do_finish_now(game_id=game.pk, user=alice)
     accounts.end_quick_games(alice)
     assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
+
+
+def test_a_private_table_waiting_for_a_friend_is_not_a_quick_game():
+    alice = make_user("alice")
+    waiting = tables.do_create_table(rules=engine.Rules(players=2), host=alice, is_private=True)
+    accounts.do_play_as_guest(user=alice)
+    assert Table.objects.get(pk=waiting.pk).status == Table.Status.WAITING
+
+
+def test_the_housekeeping_task_runs_the_service():
+    from games import tasks
+
+    assert tasks.housekeeping() == {"closed": 0, "ended": 0, "matched": 0}
+
+
+def test_the_record_words_a_pass_as_the_table_did(client):
+    game, _alice = bot_game_over(client)
+    page = html(client.get(reverse("games:game-record", kwargs={"game_id": game.pk})))
+    moves = list(game.moves.order_by("number").values_list("action", flat=True))
+    position = engine.Game.new(
+        engine.Rules.from_dict(game.rules), seed=game.seed, dealer=game.dealer, deal_method=game.deal_method
+    )
+    expected = {"пас": 0, "бито": 0}
+    for seat, action in game.moves.order_by("number").values_list("seat", "action"):
+        if action == "pass":
+            expected["пас" if position.taking else "бито"] += 1
+        position.act(seat, action)
+    assert "pass" in moves
+    assert page.count(": пас</a>") == expected["пас"]
+    assert page.count(": бито</a>") == expected["бито"]
+    assert "пасует (бито)" not in page

@@ -110,7 +110,7 @@ def test_new_table_form_offers_every_option(host_client):
         "rated",
     ):
         assert f'name="{name}"' in page, name
-    for value in ("podkidnoy", "perevodnoy", "24", "52", "neighbours", "15", "60", "private", "heuristic", "random"):
+    for value in ("podkidnoy", "perevodnoy", "24", "52", "neighbours", "15", "60", "private", "easy", "medium"):
         assert f'value="{value}"' in page, value
 
 
@@ -162,7 +162,7 @@ def test_new_table_turn_timer(host_client, timer):
     assert Table.objects.get().turn_seconds == (int(timer) if timer else None)
 
 
-@pytest.mark.parametrize("level", ["random", "heuristic"])
+@pytest.mark.parametrize("level", ["easy", "medium"])
 def test_new_table_with_bots(host_client, players, level):
     host_client.post(reverse("games:table-new"), {**BASE_FORM, "players": "3", "bot_level": level})
     table = Table.objects.get()
@@ -184,7 +184,7 @@ INVALID = [
     ({"trump_show_transfer": "on"}, "только в переводном"),
     ({"players": "5", "deck": "24"}, "Колода из 24 карт"),
     ({"deck": "24", "trump_six_swap": "on"}, "шестёрки"),
-    ({"rated": "on", "bot_level": "heuristic"}, "Рейтинговые столы — только для людей: без ботов."),
+    ({"rated": "on", "bot_level": "medium"}, "Рейтинговые столы — только для людей: без ботов."),
     ({"players": "7"}, "players"),
     ({"turn_seconds": "45"}, "turn_seconds"),
 ]

@@ -12,9 +12,25 @@ sigmas = st.floats(min_value=0.5, max_value=model.SIGMA, allow_nan=False)
 ratings = st.tuples(mus, sigmas)
 
 
-def test_the_model_is_chosen_by_one_constant():
-    assert model.MODEL_NAME == "PlackettLuce"
-    assert type(model.get_model()).__name__ == model.MODEL_NAME
+def test_the_model_is_the_measured_winner_built_in_one_place():
+    # docs/ratings.md: BradleyTerryFull with beta = 25 (6 x openskill's default 25/6).
+    assert model.MODEL_NAME == "BradleyTerryFull"
+    built = model.get_model()
+    assert type(built).__name__ == "BradleyTerryFull"
+    assert (built.mu, built.sigma, built.beta) == (25.0, 25.0 / 3.0, 25.0)
+    assert model.get_model() is built  # built once
+    # The study's "as the site rates it" rows get the same parameters for every model.
+    assert model.get_model("PlackettLuce").beta == model.BETA
+
+
+def test_one_game_is_exactly_the_library_result_when_nobody_ties():
+    from openskill.models import BradleyTerryFull
+
+    library = BradleyTerryFull(mu=25.0, sigma=25.0 / 3.0, beta=25.0)
+    teams = [[(27.0, 6.0)], [(22.0, 7.5), (30.0, 5.0)], [(25.0, 8.0)]]
+    ranks = [2, 3, 1]
+    expected = library.rate([[library.rating(mu=m, sigma=s) for m, s in t] for t in teams], ranks=ranks)
+    assert model.rate(teams, ranks) == [[(r.mu, r.sigma) for r in t] for t in expected]
 
 
 def test_two_new_players_who_tie_stay_exactly_equal():
@@ -106,31 +122,82 @@ def test_bad_input_is_refused():
 
 
 def test_the_display_is_centred_on_1500():
+    # An average player (mu 25) with a regular's deviation (after ~100 games) reads 1500.
     assert model.display_rating(model.MU, model.SETTLED_SIGMA) == 1500
     assert model.display_rating(model.MU + 1, model.SETTLED_SIGMA) > 1500
-    # More doubt, lower conservative estimate.
-    assert model.display_rating(model.MU, model.SIGMA) < 1500
+    # More doubt, lower conservative estimate: a newcomer starts a little below.
+    assert 1450 < model.display_rating(model.MU, model.SIGMA) < 1500
 
 
-def test_provisional_until_ten_games_and_a_settled_deviation():
-    assert model.is_provisional(9, 2.0)
-    assert model.is_provisional(30, model.SIGMA)
-    assert not model.is_provisional(10, 2.0)
+def test_400_points_read_as_10_to_1_odds_as_in_elo():
+    """Two settled players 400 display points apart: the stronger finishes ahead 10 times out of 11
+    (up to the players' own doubt, which the Elo formula ignores)."""
+    mu_gap = 400 / model.DISPLAY_ALPHA
+    assert 81 < mu_gap < 82  # about 4.9 points per mu with beta 25
+    exact = model.chance_ahead([(model.MU + mu_gap, 0.0001)], [(model.MU, 0.0001)])
+    assert math.isclose(exact, 10 / 11, abs_tol=1e-6)
+    settled = model.chance_ahead([(model.MU + mu_gap, model.SETTLED_SIGMA)], [(model.MU, model.SETTLED_SIGMA)])
+    assert 0.88 < settled < 10 / 11
+    assert model.display_rating(model.MU + mu_gap, 5.0) - model.display_rating(model.MU, 5.0) == 400
+
+
+def test_provisional_until_ten_games_and_a_deviation_of_eight():
+    assert model.is_provisional(9, 5.0)  # too few games
+    assert model.is_provisional(30, model.SIGMA)  # still too uncertain
+    assert model.is_provisional(10, 8.01)
+    assert not model.is_provisional(10, 8.0)
+    assert model.PROVISIONAL_SIGMA == 8.0
+
+
+def _games_until_established(players: int) -> int:
+    """Equal newcomers at one table, taking every place in turn, until the first one shows a number."""
+    table = [(model.MU, model.SIGMA)] * players
+    games = 0
+    while model.is_provisional(games, table[0][1]):
+        games += 1
+        ranks = [(seat + games) % players + 1 for seat in range(players)]
+        table = [team[0] for team in model.rate([[r] for r in table], ranks)]
+    return games
+
+
+def test_the_provisional_rule_needs_more_games_where_a_game_says_less():
+    """A 2-player game compares one pair, a 6-player game fifteen: the sigma rule asks for
+    33 two-player games, 11 four-player ones, and the games rule (10) governs at six."""
+    assert _games_until_established(2) == 33
+    assert _games_until_established(4) == 11
+    assert _games_until_established(6) == 10
 
 
 def test_chances_not_to_be_the_durak():
     new = (model.MU, model.SIGMA)
     assert model.chances_not_durak([[new], [new]]) == [0.5, 0.5]
-    strong, weak = (35.0, 2.0), (15.0, 2.0)
+    strong, weak = (75.0, 5.0), (15.0, 5.0)
     two = model.chances_not_durak([[strong], [weak]])
-    assert two[0] > 0.9 > 0.1 > two[1]
-    assert two == model.predict_win([[strong], [weak]])
+    assert two[0] > 0.8 > 0.2 > two[1]
+    # Two teams: exactly the model's own pairwise chance.
+    assert math.isclose(two[0], model.chance_ahead([strong], [weak]))
+    assert math.isclose(sum(two), 1.0)
     three = model.chances_not_durak([[strong], [new], [weak]])
     assert three[0] > three[1] > three[2]
     # Exactly one player is the durak: the chances of being him sum to one.
     assert math.isclose(sum(1 - c for c in three), 1.0)
+    equal_six = model.chances_not_durak([[new]] * 6)
+    assert all(math.isclose(c, 5 / 6) for c in equal_six)
     partners = model.chances_not_durak([[strong, new], [weak, new]])
     assert partners[0] > partners[1]
+
+
+@given(teams=st.lists(st.tuples(ratings), min_size=2, max_size=6))
+@settings(max_examples=100, deadline=None)
+def test_chances_not_to_be_the_durak_are_chances_and_follow_mu(teams):
+    chances = model.chances_not_durak([list(t) for t in teams])
+    assert all(0 < c < 1 for c in chances)
+    assert math.isclose(sum(1 - c for c in chances), 1.0)
+    mus = [t[0][0] for t in teams]
+    for i in range(len(teams)):
+        for j in range(len(teams)):
+            if mus[i] > mus[j]:
+                assert chances[i] >= chances[j]
 
 
 @given(

@@ -18,12 +18,15 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def season():
-    """Twelve rated 1v1 games: anna wins them all (settled: a number), boris and
-    vera play two (provisional: "?"); one partners game for the pair ladder."""
+    """34 rated 1v1 games: anna wins them all (settled: a number; a 1v1 game says
+    little, so it takes about 33 to bring sigma to 8), boris and vera play 17 each
+    (10 games or more, but still too uncertain: "?"); one partners game for the pair ladder."""
     anna, boris, vera, gleb = people("anna", "boris", "vera", "gleb")
     now = timezone.now()
-    for i in range(12):
-        finished_game([(anna, 1), (boris if i % 2 else vera, 2)], finished_at=now - timedelta(days=40 - i))
+    for i in range(34):
+        finished_game(
+            [(anna, 1), (boris if i % 2 else vera, 2)], finished_at=now - timedelta(days=40) + timedelta(hours=20 * i)
+        )
     finished_game([(anna, 1), (boris, 3), (vera, 2), (gleb, 4)], partners=True, finished_at=now - timedelta(days=1))
     services.recompute("podkidnoy")
     return anna, boris, vera, gleb
@@ -35,7 +38,7 @@ def test_the_ladder_ranks_settled_players_and_marks_provisional_ones(client, sea
     assert "Рейтинг" in page
     rows = selectors.ladder("podkidnoy")
     assert rows[0].user_id == anna.pk and rows[0].rank == 1 and rows[0].shown.isdigit()
-    assert rows[0].games == 13
+    assert rows[0].games == 35
     assert all(row.shown == "?" and row.rank is None for row in rows[1:])
     assert str(rows[0].shown) in page
     assert "anna &amp; vera" in page  # the pair ladder beside it
@@ -55,7 +58,7 @@ def test_inactive_players_leave_the_ladder_but_keep_their_rating(season):
     anna = season[0]
     later = timezone.now() + timedelta(days=61)
     assert anna.pk not in [row.user_id for row in selectors.ladder("podkidnoy", now=later)]
-    assert Rating.objects.get(user=anna, variant="podkidnoy").games == 13
+    assert Rating.objects.get(user=anna, variant="podkidnoy").games == 35
 
 
 def test_the_other_variant_has_its_own_empty_ladder(client, season):
@@ -78,7 +81,7 @@ def test_a_players_history_is_an_svg_chart_drawn_on_the_server(client, season):
     for value in re.findall(r' (?:x|y|x1|y1|x2|y2|cx|cy)="([^"]*)"', figure):
         float(value)
     chart = selectors.chart(anna.pk, "podkidnoy")
-    assert len(chart["points"].split()) == 14  # the start and 13 games
+    assert len(chart["points"].split()) == 36  # the start and 35 games
     partial = client.get(reverse("ratings:chart", args=["podkidnoy", "anna"])).content.decode()
     assert partial.lstrip().startswith("<figure") and chart["points"] in partial
 
@@ -93,6 +96,8 @@ def test_ratings_next_to_names_cost_one_query(season, django_assert_num_queries)
     with django_assert_num_queries(1):
         shown = selectors.ratings_for([anna.pk, boris.pk, gleb.pk, None], "podkidnoy")
     assert shown[anna.pk].isdigit() and shown[boris.pk] == "?" and shown[gleb.pk] == "?"
+    boris_rating = Rating.objects.get(user=boris, variant="podkidnoy")
+    assert boris_rating.games >= model.PROVISIONAL_GAMES and boris_rating.sigma > model.PROVISIONAL_SIGMA
 
 
 def test_template_tags(season):
@@ -133,7 +138,7 @@ def test_the_admin_recalculates_a_variant(client, season):
         HTTP_ACCEPT_LANGUAGE="ru",
     )
     text = response.content.decode()
-    assert "Подкидной: рейтинги пересчитаны по 13 партиям." in text
+    assert "Подкидной: рейтинги пересчитаны по 35 партиям." in text
     assert Rating.objects.get(user=season[0], variant="podkidnoy").mu > model.MU
 
 
@@ -154,4 +159,4 @@ def test_the_profile_partial_shows_each_variant_and_the_chart_of_the_one_played(
         Context({"user": anna})
     )
     assert "Подкидной" in html and "Переводной" in html
-    assert html.count("<svg") == 1 and "13 партий" in html
+    assert html.count("<svg") == 1 and "35 партий" in html

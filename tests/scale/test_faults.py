@@ -90,6 +90,7 @@ async def test_a_worker_killed_while_a_bot_move_is_due_the_move_is_made_once(clu
             assert await socket.wait_for(lambda m=moves: socket.moves > m or socket.over, 30), (
                 "the game stalled",
                 cluster.game(table_id),
+                (socket.game, socket.moves, socket.legal, socket.over),
             )
     finally:
         await socket.close()

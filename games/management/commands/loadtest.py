@@ -32,6 +32,9 @@ class Command(BaseCommand):
         parser.add_argument("--database-url", default="", help="the site's database, for the move-log check")
         parser.add_argument("--no-check", action="store_true", help="skip the move-log check")
         parser.add_argument("--json", default="", help="also write the results to this JSON file")
+        parser.add_argument(
+            "--pids", default="", help="comma-separated pids of server processes on this machine: report their CPU"
+        )
         parser.add_argument("--check-only", default="", help=None)  # internal: a re-run that only checks
 
     def handle(self, *args, **options):
@@ -51,6 +54,7 @@ class Command(BaseCommand):
                 timeout=options["timeout"],
                 signup=options["signup"],
                 seed=options["seed"],
+                pids=tuple(int(p) for p in options["pids"].split(",") if p.strip()),
             )
             result = loadtest.run(settings, self.stdout.write)
             check = None
