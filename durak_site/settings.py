@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "reviews",
 ]
 
 MIDDLEWARE = [

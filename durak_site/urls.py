@@ -6,5 +6,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("reviews/", include("reviews.urls")),
     path("", include("games.urls")),
 ]

@@ -255,3 +255,25 @@ def idle_table_ids(*, waiting_before, playing_before) -> dict:
         if (last_move or game.started_at) < playing_before:
             stale_games.append(game.pk)
     return {"waiting": waiting, "games": stale_games}
+
+
+# ------------------------------------------------------------ game reviews (issue 12)
+
+
+def finished_game_log(game_id: int) -> dict | None:
+    """A finished game as other apps replay it: its variant, the seats' users, the
+    position after the deal (an engine position, theirs to play on) and the move log
+    `[(number, seat, action, source)]`. None for a game being played (its seed is
+    secret until the end) or a missing one."""
+    from games import positions
+
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return None
+    return {
+        "id": game.pk,
+        "variant": game.variant,
+        "seats": {s.number: s.user_id for s in game.seats.all()},
+        "first_position": positions.deal_of(game),
+        "moves": list(game.moves.order_by("number").values_list("number", "seat", "action", "source")),
+    }

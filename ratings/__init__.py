@@ -14,8 +14,10 @@ The public face (other apps and templates use only these):
   `game_chance_rows` (each player's chance of not being the durak).
 - `{% load ratings %}`: `rating_of`, `rating_badge`, `ratings_for` + `rating_for`,
   `rating_chart`, `game_chances`, `chances_list` (ratings/templatetags/ratings.py).
-- `ratings.model`: the pure rating mathematics (`MODEL_NAME`, `rate`,
-  `display_rating`, `is_provisional`, `chances_not_durak`).
+- `{% table_ratings table seats panels as shown %}` + `with_ratings`: a table's
+  badges, one cache read per render (games' state.html and lobby rows use them).
+- `ratings.model`: the pure rating mathematics (`MODEL_NAME`, `BETA`, `rate`,
+  `display_rating`, `is_provisional`, `chance_ahead`, `chances_not_durak`).
 
 Celery tasks `ratings.tasks.rate_game` and `ratings.tasks.recompute` (nightly,
 django-celery-beat rows "ratings: recompute <variant>"); commands

@@ -44,17 +44,9 @@ class Standing:
     sigma: float
     games: int = 0
     last_played: object = None
-    # The model's rating object for (mu, sigma), kept from the last game (None: build it).
-    kept: object = None
 
-    def rating(self, model_name: str = ""):
-        if self.kept is None:
-            self.kept = rating_model.get_model(model_name).rating(mu=self.mu, sigma=self.sigma)
-        return self.kept
-
-    def update(self, kept, finished_at) -> None:
-        self.kept = kept
-        self.mu, self.sigma = kept.mu, kept.sigma
+    def update(self, rated: tuple[float, float], finished_at) -> None:
+        self.mu, self.sigma = rated
         self.games += 1
         self.last_played = finished_at
 
@@ -112,21 +104,19 @@ class Ledger:
         standings = [[self._player(s.user_id) for s in members] for members, _ in teams]
         ranks = [rank for _, rank in teams]
         name = self.model_name
-        new = rating_model.rate_ratings(
-            [[st.rating(name) for st in team] for team in standings], ranks, model_name=name
-        )
+        new = rating_model.rate([[(st.mu, st.sigma) for st in team] for team in standings], ranks, model_name=name)
         changes = []
         when = game.finished_at
         for (members, rank), team_standings, team_new in zip(teams, standings, new, strict=True):
-            for seat, standing, kept in zip(members, team_standings, team_new, strict=True):
-                changes.append((seat.user_id, seat.number, rank, standing.mu, standing.sigma, kept.mu, kept.sigma))
-                standing.update(kept, when)
+            for seat, standing, rated in zip(members, team_standings, team_new, strict=True):
+                changes.append((seat.user_id, seat.number, rank, standing.mu, standing.sigma, rated[0], rated[1]))
+                standing.update(rated, when)
                 self.touched_players.add(seat.user_id)
         if all(len(members) == 2 for members, _ in teams):
             keys = [pair_key(members[0].user_id, members[1].user_id) for members, _ in teams]
             pairs = [self._pair(key) for key in keys]
-            new_pairs = rating_model.rate_ratings([[p.rating(name)] for p in pairs], ranks, model_name=name)
-            for key, pair, (kept,) in zip(keys, pairs, new_pairs, strict=True):
-                pair.update(kept, when)
+            new_pairs = rating_model.rate([[(p.mu, p.sigma)] for p in pairs], ranks, model_name=name)
+            for key, pair, (rated,) in zip(keys, pairs, new_pairs, strict=True):
+                pair.update(rated, when)
                 self.touched_pairs.add(key)
         return changes

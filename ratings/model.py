@@ -79,6 +79,79 @@ def get_model(name: str = ""):
     return cls(mu=MU, sigma=SIGMA, beta=BETA)
 
 
+_constants: tuple[float, float] | None = None
+
+
+def _library_constants() -> tuple[float, float]:
+    """openskill's own tau and kappa for the site's model, read once from the library."""
+    global _constants
+    model = get_model()
+    _constants = (model.tau, model.kappa)
+    return _constants
+
+
+def bradley_terry_full(teams, ranks) -> list[list[tuple[float, float]]]:
+    """openskill's `BradleyTerryFull(mu=MU, sigma=SIGMA, beta=BETA).rate(teams, ranks=ranks)` for
+    STRICT ranks (no two equal), on plain `(mu, sigma)` tuples.
+
+    The same arithmetic in the same order as openskill 6.2's implementation
+    (Weng and Lin's Algorithm 1: tau added to every sigma, the teams taken in
+    order of rank, each team's mu and sigma^2 summed over its players from the
+    highest ordinal down, gamma = sigma_team / c), so the results are the
+    library's to the last bit (tests/ratings/test_model.py compares them on
+    random games). It exists because the library's `rate` deep-copies its
+    input and gives every rating a fresh uuid4, which took half the time of
+    a full recomputation (docs/benchmarks.md).
+    """
+    tau, kappa = _constants or _library_constants()
+    tau_squared = tau * tau
+    two_beta_squared = 2 * BETA**2
+    order = sorted(range(len(teams)), key=ranks.__getitem__)
+    corrected = [[(mu, math.sqrt(sigma * sigma + tau_squared)) for mu, sigma in teams[i]] for i in order]
+    sums = []
+    for team in corrected:
+        if len(team) == 1:
+            sums.append((0.0 + team[0][0] * 1.0, 0.0 + (team[0][1] * 1.0) ** 2))
+            continue
+        mu_summed = 0.0
+        sigma_squared_summed = 0.0
+        # (sorted by ordinal, highest first, as the library sums them; a stable sort)
+        for mu, sigma in sorted(team, key=lambda r: r[0] - 3.0 * r[1], reverse=True):
+            mu_summed += mu * 1.0
+            sigma_squared_summed += (sigma * 1.0) ** 2
+        sums.append((mu_summed, sigma_squared_summed))
+    count = len(sums)
+    rated = [None] * count
+    for i, (mu_i, sigma_squared_i) in enumerate(sums):
+        omega = 0.0
+        delta = 0.0
+        for q in range(count):
+            if q == i:
+                continue
+            mu_q, sigma_squared_q = sums[q]
+            c_iq = math.sqrt(sigma_squared_i + sigma_squared_q + two_beta_squared)
+            piq = 1 / (1 + math.exp(((mu_q - mu_i) / 1.0) / c_iq))
+            sigma_squared_to_ciq = sigma_squared_i / c_iq
+            s = 1.0 if q > i else 0.0
+            omega += sigma_squared_to_ciq * (s - piq)
+            gamma_value = math.sqrt(sigma_squared_i) / c_iq
+            delta += ((gamma_value * sigma_squared_to_ciq) / c_iq) * piq * (1 - piq)
+        team = []
+        for mu, sigma in corrected[i]:
+            if omega >= 0:
+                mu += (sigma**2 / sigma_squared_i) * omega * 1.0
+                sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared_i) * delta * 1.0, kappa))
+            else:
+                mu += (sigma**2 / sigma_squared_i) * omega / 1.0
+                sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared_i) * delta / 1.0, kappa))
+            team.append((mu, sigma))
+        rated[i] = team
+    result = [None] * count
+    for position, index in enumerate(order):
+        result[index] = rated[position]
+    return result
+
+
 def _check(teams, ranks) -> None:
     if len(teams) < 2:
         raise ValueError("a rated game needs at least two teams")
@@ -96,32 +169,36 @@ def _team_key(team) -> tuple:
     return tuple(sorted(team))
 
 
-def rate(teams, ranks, *, model_name: str = "") -> list[list[tuple[float, float]]]:
-    """New `(mu, sigma)` for every player of one game (see the module docstring)."""
-    _check(teams, ranks)
-    rating = get_model(model_name).rating
-    library_teams = [[rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams]
-    return [[(p.mu, p.sigma) for p in team] for team in rate_ratings(library_teams, ranks, model_name=model_name)]
-
-
-def rate_ratings(teams, ranks, *, model_name: str = "") -> list[list]:
-    """`rate` on the model's own rating objects (`get_model().rating(...)`), returning new ones.
-
-    The ledger keeps these objects between games, which spares building one per
-    player per game; `rate` is this function on plain numbers. Inputs are not changed.
-    """
+def _strict_rater(model_name: str):
+    """Rating for strict ranks on plain tuples: `bradley_terry_full` for the site's model,
+    the library itself for any other (the study's comparisons)."""
+    if (model_name or MODEL_NAME) == "BradleyTerryFull":
+        return bradley_terry_full
     model = get_model(model_name)
+
+    def library_rate(teams, ranks):
+        rating = model.rating
+        rated = model.rate([[rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams], ranks=list(ranks))
+        return [[(p.mu, p.sigma) for p in team] for team in rated]
+
+    return library_rate
+
+
+def rate(teams, ranks, *, model_name: str = "") -> list[list[tuple[float, float]]]:
+    """New `(mu, sigma)` for every player of one game (see the module docstring). Inputs are not changed."""
+    _check(teams, ranks)
+    strict_rate = _strict_rater(model_name)
     tied: dict = {}
     for i, rank in enumerate(ranks):
         tied.setdefault(rank, []).append(i)
     if len(tied) == len(teams):
-        # No tie: the library orders the teams by rank itself, so the call order
-        # (the seats) cannot change the result.
-        return model.rate(teams, ranks=list(ranks))
+        # No tie: the teams are taken in order of rank, so the call order (the seats)
+        # cannot change the result.
+        return strict_rate(teams, ranks)
 
     # Correction 1: every tie broken each way round (the tied teams, in a canonical
     # order, rotated through their places), the results averaged.
-    inputs = [tuple((p.mu, p.sigma) for p in team) for team in teams]
+    inputs = [tuple(team) for team in teams]
     keys = [tuple(sorted(team)) for team in inputs]
     groups = [sorted(tied[rank], key=lambda i: (keys[i], i)) for rank in sorted(tied)]
     runs = []
@@ -132,8 +209,7 @@ def rate_ratings(teams, ranks, *, model_name: str = "") -> list[list]:
             for k in range(len(group)):
                 place += 1
                 strict[group[(k + turn) % len(group)]] = place
-        rated = model.rate(teams, ranks=strict)
-        runs.append([[(p.mu, p.sigma) for p in team] for team in rated])
+        runs.append(strict_rate(teams, strict))
     count = len(runs)
     result = [
         [
@@ -163,8 +239,7 @@ def rate_ratings(teams, ranks, *, model_name: str = "") -> list[list]:
             ]
             for i in members:
                 result[i] = list(averaged)
-    rating = model.rating
-    return [[rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in result]
+    return result
 
 
 def display_rating(mu: float, sigma: float) -> int:

@@ -6,11 +6,15 @@ number of players it returns.
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import close_old_connections
 from django.db.models import Min
 from django.utils import timezone
 
@@ -46,23 +50,65 @@ def ratings_for(user_ids, variant: str) -> dict[int, str]:
     return result
 
 
-CACHE_SECONDS = 30
+CACHE_SECONDS = 60
+CHANCES_CACHE_SECONDS = 15 * 60
+
+
+def cache_key(variant: str, user_id: int) -> str:
+    return f"ratings:shown:{variant}:{user_id}"
+
+
+_reader: ThreadPoolExecutor | None = None
+
+
+def _fresh_connection_read(read, *args):
+    close_old_connections()
+    return read(*args)
+
+
+def read_anywhere(read, *args):
+    """`read(*args)`, also from inside an event loop.
+
+    A live table's consumer renders its fragments on the event loop's thread,
+    where Django refuses database access; there the read runs on one thread of
+    its own (a short blocking wait: it happens on a cache miss only, at most once
+    per player per CACHE_SECONDS, and once per game for the chances)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return read(*args)
+    global _reader
+    if _reader is None:
+        _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings-read")
+    return _reader.submit(_fresh_connection_read, read, *args).result()
 
 
 def cached_ratings_for(user_ids, variant: str) -> dict[int, str]:
-    """`ratings_for` through Django's cache (at most CACHE_SECONDS old): for names
-    shown on pages re-rendered often (a live table after every move)."""
-    from django.core.cache import cache
+    """`ratings_for` through Django's cache, for names on pages re-rendered often
+    (a live table after every move): one `get_many`, and one query for the misses.
 
+    Kept CACHE_SECONDS at most, and dropped when a rating changes (`forget`, called
+    by the rating service after its commit): with REDIS_URL the cache is Redis,
+    shared by the workers and the site; without it the worker runs inside the site
+    process (the embedded mode) and shares its memory cache. Only a worker outside
+    the site with a per-process cache would leave a badge up to CACHE_SECONDS old.
+    """
     ids = {uid for uid in user_ids if uid is not None}
-    keys = {f"ratings:{variant}:{uid}": uid for uid in ids}
+    if not ids:
+        return {}
+    keys = {cache_key(variant, uid): uid for uid in ids}
     found = {keys[key]: value for key, value in cache.get_many(list(keys)).items()}
     missing = ids - set(found)
     if missing:
-        fresh = ratings_for(missing, variant)
-        cache.set_many({f"ratings:{variant}:{uid}": value for uid, value in fresh.items()}, CACHE_SECONDS)
+        fresh = read_anywhere(ratings_for, missing, variant)
+        cache.set_many({cache_key(variant, uid): value for uid, value in fresh.items()}, CACHE_SECONDS)
         found.update(fresh)
     return found
+
+
+def forget(variant: str, user_ids) -> None:
+    """Drop the cached ratings (and nothing else) of these players in this variant."""
+    cache.delete_many([cache_key(variant, uid) for uid in user_ids])
 
 
 def rating_of(user_id: int | None, variant: str) -> str:
@@ -191,8 +237,28 @@ def pair_ladder(variant: str, *, limit: int = 50, now=None, inactive_days: int =
     return rows
 
 
-def player_ratings(user_id: int) -> list[dict]:
-    """One entry per variant (rated or not): display, shown text, games, provisional."""
+def ladder_rank(user_id: int, variant: str, *, now=None, inactive_days: int = INACTIVE_DAYS) -> int | None:
+    """The player's place on the variant's ladder (as `ladder` numbers it), or None when he
+    is not on it (provisional, or no rated game for `inactive_days`). One query."""
+    now = now or timezone.now()
+    rows = [
+        LadderRow(None, uid, "", rating_model.display_rating(mu, sigma), "", games, False, None)
+        for uid, mu, sigma, games in Rating.objects.filter(
+            variant=variant,
+            last_played__gte=now - timedelta(days=inactive_days),
+            games__gte=rating_model.PROVISIONAL_GAMES,
+            sigma__lte=rating_model.PROVISIONAL_SIGMA,
+        ).values_list("user_id", "mu", "sigma", "games")
+    ]
+    for row in _ranked(rows):
+        if row.user_id == user_id:
+            return row.rank
+    return None
+
+
+def player_ratings(user_id: int, *, with_rank: bool = False, now=None) -> list[dict]:
+    """One entry per variant (rated or not): display, shown text, games, provisional
+    (and, `with_rank`, the place on the ladder: one more query per rated variant)."""
     have = {
         variant: (mu, sigma, games, last)
         for variant, mu, sigma, games, last in Rating.objects.filter(user_id=user_id).values_list(
@@ -202,6 +268,7 @@ def player_ratings(user_id: int) -> list[dict]:
     result = []
     for variant, label in Variant.choices:
         mu, sigma, games, last = have.get(variant, (rating_model.MU, rating_model.SIGMA, 0, None))
+        provisional = rating_model.is_provisional(games, sigma)
         result.append(
             {
                 "variant": variant,
@@ -209,8 +276,9 @@ def player_ratings(user_id: int) -> list[dict]:
                 "display": rating_model.display_rating(mu, sigma),
                 "shown": shown(mu, sigma, games),
                 "games": games,
-                "provisional": rating_model.is_provisional(games, sigma),
+                "provisional": provisional,
                 "last_played": last,
+                "rank": ladder_rank(user_id, variant, now=now) if with_rank and not provisional else None,
             }
         )
     return result
@@ -328,3 +396,16 @@ def game_chance_rows(game_id: int) -> list[dict]:
         for number, user_id in seats
         if number in chances
     ]
+
+
+def cached_game_chance_rows(game_id: int) -> list[dict]:
+    """`game_chance_rows` kept per game (CHANCES_CACHE_SECONDS): shown before the first move,
+    re-rendered for every viewer, and fixed once the game has started."""
+    if not game_id:
+        return []
+    key = f"ratings:chances:{game_id}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = read_anywhere(game_chance_rows, game_id)
+        cache.set(key, rows, CHANCES_CACHE_SECONDS)
+    return rows

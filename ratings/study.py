@@ -281,6 +281,13 @@ def corrected_rate(model, teams, ranks):
     return [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in new]
 
 
+def site_label(name: str) -> str:
+    """The row of a model rated as the site rates it: its parameters (`ratings.model.BETA`) and the tie correction."""
+    from ratings import model as site
+
+    return f"{name} as the site rates it (beta {site.BETA:g}, tie correction)"
+
+
 def site_model(name: str):
     """The openskill model exactly as the site builds it."""
     from ratings import model as site
@@ -382,7 +389,7 @@ def default_raters(
     """
     raters: list = [OpenSkillRater(name, openskill_model(name)) for name in MODEL_NAMES]
     if corrected is not None:
-        raters += [OpenSkillRater(f"{name} + tie correction", site_model(name), corrected) for name in MODEL_NAMES]
+        raters += [OpenSkillRater(site_label(name), site_model(name), corrected) for name in MODEL_NAMES]
     for name, scale in (beta_scales or {}).items():
         raters.append(OpenSkillRater(f"{name}, beta x{scale:g}", openskill_model(name, scale)))
     raters += [EloRater("Elo pairwise K=32", 32.0), EloRater("Elo pairwise K=60/40/20 (BGA)", bga_k)]

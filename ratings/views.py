@@ -1,10 +1,12 @@
 """Pages: the ladder of a variant (players and pairs), a player's rating history."""
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from games import permissions
 from ratings import selectors
 from ratings.models import Variant
 
@@ -49,9 +51,19 @@ def player(request, variant: str, username: str):
         "person": person,
         "ratings": selectors.player_ratings(person.pk),
         "chart": selectors.chart(person.pk, variant),
-        "history": list(reversed(selectors.history(person.pk, variant, limit=50))),
+        "history": _with_record_links(list(reversed(selectors.history(person.pk, variant, limit=50))), request.user),
     }
     return render(request, "ratings/player.html", context)
+
+
+def _with_record_links(history: list[dict], viewer) -> list[dict]:
+    """Mark the games whose record the viewer may open (private tables' records are not for outsiders)."""
+    Game = apps.get_model("games", "Game")
+    games = Game.objects.filter(pk__in=[h["game_id"] for h in history]).select_related("table")
+    visible = {game.pk for game in games if permissions.may_see_record(game, viewer)}
+    for h in history:
+        h["record_visible"] = h["game_id"] in visible
+    return history
 
 
 def chart(request, variant: str, username: str):

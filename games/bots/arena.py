@@ -99,7 +99,12 @@ def play_deal(task: tuple) -> list[str]:
             else get_bot(level_b, seed=f"{deal_seed}:b{s}", iterations=iter_b, timed=False)
             for s in range(rules.players)
         ]
-        game = play_game(rules, bots, seed=deal_seed, dealer=deal % rules.players)
+        try:
+            game = play_game(rules, bots, seed=deal_seed, dealer=deal % rules.players)
+        except RuntimeError:
+            # Perevodnoy can loop for ever (a rank passed back and forth, taken in turn).
+            outcomes.append("unfinished")
+            continue
         outcomes.append(outcome_for(game, a_seats))
     return outcomes
 
@@ -118,7 +123,8 @@ def interval(values: list[float]) -> tuple[float, float, float]:
 def match(rules: Rules, a: tuple, b: tuple, deals: int, seed=0, workers: int = 1, progress=None) -> dict:
     """Play `deals` deals twice each (2 * deals games), `a` and `b` as (level, iterations or None).
 
-    Returns counts of A's wins, draws and losses, and per deal (the two games
+    Returns counts of A's wins, draws and losses (a game still going after
+    10,000 actions is "unfinished" and counts as a draw), and per deal (the two games
     of a deal share their cards, so they are one sample) the shares with a 95 %
     interval: `not_lost` (a draw counts as not lost) and `score` (a draw is 1/2).
     """
@@ -139,11 +145,13 @@ def match(rules: Rules, a: tuple, b: tuple, deals: int, seed=0, workers: int = 1
                 progress(len(results), deals)
     flat = [o for pair in results for o in pair]
     not_lost = [sum(o != "loss" for o in pair) / 2 for pair in results]
-    score = [sum({"win": 1.0, "draw": 0.5, "loss": 0.0}[o] for o in pair) / 2 for pair in results]
+    points = {"win": 1.0, "draw": 0.5, "unfinished": 0.5, "loss": 0.0}
+    score = [sum(points[o] for o in pair) / 2 for pair in results]
     return {
         "games": len(flat),
         "wins": flat.count("win"),
-        "draws": flat.count("draw"),
+        "draws": flat.count("draw") + flat.count("unfinished"),
+        "unfinished": flat.count("unfinished"),
         "losses": flat.count("loss"),
         "not_lost": interval(not_lost),
         "score": interval(score),

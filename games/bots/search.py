@@ -43,6 +43,11 @@ from games.engine import Game, deck
 from .arena import next_seat
 from .heuristic import HeuristicBot
 
+# A playout longer than this is scored as a draw: perevodnoy allows endless loops
+# (two players passing the same rank back and forth, taking in turn, nobody drawing)
+# and the club player can fall into one.
+PLAYOUT_MAX_ACTIONS = 1000
+
 # Paired playout rounds before a candidate may be dropped, and how far behind it must be.
 PRUNE_AFTER_ROUNDS = 6
 PRUNE_STANDARD_ERRORS = 2.0
@@ -129,12 +134,16 @@ class SearchBot:
             for s in range(rules.players)
         ]
         rules_data = rules.to_dict()
-        while not game.is_over:
+        for _ in range(PLAYOUT_MAX_ACTIONS):
+            if game.is_over:
+                break
             mover = next_seat(game)
             legal = game.legal_actions(mover)
             game.act(
                 mover, legal[0] if len(legal) == 1 else choose(_playout_view(game, mover, legal, rules_data, seats))
             )
+        if not game.is_over:
+            return 0.5
         losers = game.losers
         if not losers:
             return 0.5

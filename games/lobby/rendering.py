@@ -16,6 +16,7 @@ def _table_row(table: Table, user) -> dict:
         seats.append(
             {
                 "number": seat.number,
+                "user_id": seat.user_id,  # (ratings next to names at rated tables)
                 "name": player_name(selectors.display_name(seat.user)) if seat.user_id else "",
                 "bot": seat_player_name("", seat.bot_level, seat.number) if seat.bot_level and not seat.user_id else "",
                 "bot_label": bot_label(seat.bot_level) if seat.bot_level and not seat.user_id else "",

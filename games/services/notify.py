@@ -9,6 +9,7 @@ worker threads to the server's event loop.
 """
 
 import logging
+import uuid
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -46,13 +47,37 @@ def send_to_group(group: str, message: dict) -> None:
         log.exception("could not notify %s", group)
 
 
+class SentSnapshot(dict):
+    """A table snapshot once sent: read-only from then on.
+
+    The in-memory channel layer deep-copies a group message for every socket of
+    the group; a sent snapshot is never changed, so its copy is itself (a table
+    of six saves six copies of the whole position per move). Other layers
+    serialise it as the dict it is."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 def table_changed(table_id: int, events: list | None = None, lobby: bool = True, snapshot: dict | None = None) -> None:
-    """Send the table's group its snapshot (read now unless given) and the lobby a nudge."""
+    """Send the table's group its snapshot (read now unless given) and the lobby a nudge.
+
+    The message's `key` names this one snapshot: the sockets of a process that get
+    the message render the part every seat sees alike once, under that key
+    (`games.table.rendering.shared_state`)."""
     if snapshot is None:
         from games.selectors import table_snapshot
 
         snapshot = table_snapshot(table_id)
-    send_to_group(table_group(table_id), {"type": "table.changed", "snapshot": snapshot, "events": events or []})
+    message = {
+        "type": "table.changed",
+        "snapshot": SentSnapshot(snapshot),
+        "events": events or [],
+        "key": uuid.uuid4().hex,
+    }
+    send_to_group(table_group(table_id), message)
     if lobby:
         send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})
 

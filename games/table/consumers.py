@@ -13,7 +13,9 @@ Client → server frames (JSON objects):
         socket's seat, table and current game.
     {"chat": "hello"}
 Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
-`games.table.rendering`): `#table-state` + `#table-log` after every change,
+`games.table.rendering`): `#table-state` + `#table-log` after every change
+(the part of `#table-state` every seat sees alike rendered once per change,
+process and language: `rendering.shared_state`),
 `#table-error` after every frame (empty when accepted), and chat lines
 appended to `#chat-messages` (on connect: the whole recent chat).
 
@@ -169,7 +171,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # (the log read at connect already holds the events of the moves it replayed)
             self.events.extend(message.get("events") or [])
         self._remember(snapshot)
-        await self._send_state()
+        await self._send_state(key=message.get("key"))
 
     async def table_chat(self, message):
         line_id = message["message"].get("id") or 0
@@ -249,12 +251,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.move_count = game["move_count"] if game else 0
         self.seat = permissions.viewer_seat(snapshot, self.user_id)
 
-    async def _send_state(self, extra: str = ""):
+    async def _send_state(self, extra: str = "", key=None):
+        """This socket's state and log. After a group message (`key`), the part every
+        seat sees alike is rendered once per process and language (the first socket
+        to get the message renders it from the spectator's view); this socket adds
+        its own regions. On connect and re-sync: its whole fragment (the same HTML)."""
         with translation.override(self.language):
+            shared = rendering.shared_state_of(self.snapshot, self.language, key) if key is not None else None
             context = presenters.table_context(
-                self.snapshot, self.seat, list(self.events), viewer_id=self.user_id, log_memo=self.log_memo
+                self.snapshot,
+                self.seat,
+                list(self.events),
+                viewer_id=self.user_id,
+                log_memo=self.log_memo,
+                spectator=shared.context if shared else None,
             )
-            html = rendering.live_fragments(context, self.language, self.csrf_token)
+            if shared is None:
+                html = rendering.live_fragments(context, self.language, self.csrf_token)
+            else:
+                html = rendering.seat_fragments(shared, context, self.language, self.csrf_token)
         await self.send(text_data=html + extra)
 
     async def _error(self, message: str):

@@ -74,6 +74,8 @@ PANEL_KEYS = (
     "to_move",
     "is_partner",
     "is_me",
+    "rating",  # optional: set by ratings' `with_ratings` filter at rated tables
+    "rating_note",
 )
 
 
@@ -111,8 +113,12 @@ def render_seat(p) -> str:
     out = [
         f'<div class="t-seat{classes}" data-seat="{e(localize(p["seat"]))}">\n'
         f'  <div class="t-seat-head">\n'
-        f'    <span class="t-seat-name">{e(p["name"])}</span>\n    '
+        f'    <span class="t-seat-name">{e(p["name"])}</span>'
     ]
+    if p.get("rating"):
+        note = f' title="{e(p["rating_note"])}"' if p.get("rating_note") else ""
+        out.append(f'<span class="rating-badge"{note}>{e(p["rating"])}</span>')
+    out.append("\n    ")
     if p["is_bot"]:
         out.append(f'<span class="t-badge bot" title="{e(p["bot_label"])}">{_t("bot")}</span>')
     out.append("\n    ")
@@ -156,7 +162,7 @@ def render_seat(p) -> str:
 @register.simple_tag
 def seat_panel(p):
     """A seat around the felt (`presenters.context._seat_panel`)."""
-    key = tuple(p[k] for k in PANEL_KEYS)
+    key = tuple(p.get(k) for k in PANEL_KEYS)
     known = tuple((c["code"], c["rank"], c["symbol"], c["is_red"]) for c in p["known"])
     return _seat(get_language(), key, known)
 

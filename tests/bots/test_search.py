@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.bots import LEVELS, SearchBot, get_bot
+from games.bots import search as search_module
 from games.bots.arena import match, next_seat, outcome_for, play_game, seats_of_a
 from games.bots.search import DealSampler
 from games.engine import Game, Rules
@@ -284,6 +285,29 @@ def test_search_covers_when_taking_would_make_it_the_durak():
     view = game.view(1)
     assert view["legal_actions"] == ["defend 9D with 10D", "take"]
     assert search_bot(iterations=20).choose(view) == "defend 9D with 10D"
+
+
+# Met in a playout: R22 lets two players pass the queens back and forth for ever,
+# each taking in turn, with nobody drawing from the stock.
+ENDLESS = {
+    "rules": {"variant": "perevodnoy", "players": 2, "partners": False, "deck": 36, "first_bout_limit": 5,
+              "throw_in": "all", "trump_show_transfer": False, "trump_six_swap": False},
+    "dealer": 0, "trump": "S", "trump_card": "8S",
+    "hands": [["8H", "QH", "QS", "6C", "6D", "6S", "JH", "7C"], ["10D", "8C", "9C", "KC", "KS", "AS"]],
+    "stock": ["QC", "7H", "QD", "6H", "10S", "AH", "JC", "10C", "9S", "AD", "AC", "JS", "7D", "10H", "9D", "KH",
+              "7S", "KD", "9H", "8D", "JD", "8S"],
+    "discard": [], "table": [], "attacker": 1, "defender": 0, "taking": False, "passed": [], "first_bout": False,
+    "places": [], "left_before_bout": 0, "known": [["8H", "QH", "QS"], []], "shown": [], "transferrers": [],
+    "stock_touched": True, "over": False, "durak": None, "losers": [], "lowest_trump": [1, "QS"],
+}  # fmt: skip
+
+
+def test_a_playout_that_never_ends_counts_as_a_draw(monkeypatch):
+    """With the club player in every seat (knowing no cards), this position loops for ever."""
+    game = Game.from_json(json.dumps(ENDLESS))
+    assert search_bot()._playout(game.copy(), 1, "attack KC") == 0.5
+    monkeypatch.setattr(search_module, "PLAYOUT_MAX_ACTIONS", 5000)
+    assert search_bot()._playout(game.copy(), 1, "attack KC") == 0.5
 
 
 def test_a_deal_is_played_twice_with_the_seats_swapped():

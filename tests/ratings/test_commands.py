@@ -35,6 +35,8 @@ def test_bench_ratings_works_on_a_scratch_database_and_ends_with_the_rate(tmp_pa
     call_command("bench_ratings", "--games", "60", "--players", "8", stdout=out)
     lines = out.getvalue().strip().splitlines()
     assert lines[-1].startswith("games_per_s=") and float(lines[-1].split("=")[1]) > 0
+    seats = next(line for line in lines if line.startswith("generated ")).split(", ")[1].split()[0]
+    assert f"history rows {seats} of {seats} seats" in lines  # every seat was read and rated
     # Never the dev or test database: ours still has only its own two players.
     from django.contrib.auth import get_user_model
 
@@ -48,6 +50,8 @@ def test_bench_ratings_on_postgresql_uses_a_scratch_database_and_drops_it(postgr
     call_command("bench_ratings", "--games", "60", "--players", "8", "--database-url", postgres_url, stdout=out)
     text = out.getvalue()
     assert "(postgresql)" in text and "recomputed 60 games" in text
+    seats = text.split("games, ", 1)[1].split()[0]
+    assert f"history rows {seats} of {seats} seats" in text
     assert text.strip().splitlines()[-1].startswith("games_per_s=")
     name = text.split("PostgreSQL database ", 1)[1].split()[0]
     with psycopg.connect(postgres_url) as conn:

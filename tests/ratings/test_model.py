@@ -211,3 +211,16 @@ def test_the_seats_never_change_the_result(teams, data):
     straight = model.rate([list(t) for t in teams], ranks)
     shuffled = model.rate([list(teams[i]) for i in order], [ranks[i] for i in order])
     assert [shuffled[order.index(i)] for i in range(len(teams))] == straight
+
+
+@given(
+    teams=st.lists(st.lists(ratings, min_size=1, max_size=3), min_size=2, max_size=6),
+    data=st.data(),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_sites_bradley_terry_is_the_librarys_to_the_last_bit(teams, data):
+    """`model.bradley_terry_full` repeats openskill's arithmetic without its copies: same numbers, exactly."""
+    ranks = data.draw(st.permutations(range(1, len(teams) + 1)))
+    library = model.get_model()
+    expected = library.rate([[library.rating(mu=m, sigma=s) for m, s in t] for t in teams], ranks=list(ranks))
+    assert model.bradley_terry_full(teams, list(ranks)) == [[(r.mu, r.sigma) for r in t] for t in expected]

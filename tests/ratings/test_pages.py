@@ -160,3 +160,140 @@ def test_the_profile_partial_shows_each_variant_and_the_chart_of_the_one_played(
     )
     assert "Подкидной" in html and "Переводной" in html
     assert html.count("<svg") == 1 and "35 партий" in html
+
+
+# ------------------------------------------------------------------ where players look
+
+
+def test_the_profile_shows_each_variants_rating_ladder_place_and_chart(client, season):
+    anna = season[0]
+    html = client.get(reverse("games:profile", args=["anna"]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    section = html[html.index('<section class="ratings-profile"') :]
+    number = selectors.rating_of(anna.pk, "podkidnoy")
+    assert f"<dd>{number} " in section and "1-е место в таблице" in section
+    assert "Переводной" in section and section.count("<svg") == 1
+    # boris is provisional: "?" and no place on the ladder.
+    boris = client.get(reverse("games:profile", args=["boris"]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "<dd>? " in boris and "место в таблице" not in boris
+    assert selectors.ladder_rank(season[1].pk, "podkidnoy") is None
+
+
+def test_the_navigation_links_to_the_ratings(client):
+    html = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert f'<a class="nav-ratings" href="{reverse("ratings:index")}">Рейтинги</a>' in html
+
+
+def _rated_table(seated, *, start=False, rated=True):
+    from games import engine
+    from games.services import tables as table_services
+
+    return table_services.do_create_table(
+        rules=engine.Rules(players=len(seated)), host=seated[0], seat_users=list(seated), rated=rated, start=start
+    )
+
+
+def test_the_lobby_shows_ratings_next_to_names_at_rated_tables_only(client, season):
+    anna, boris = season[0], season[1]
+    rated = _rated_table([anna, None])
+    unrated = _rated_table([boris, None], rated=False)
+    html = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    def seats_of(table):
+        row = html[html.index(f'id="lobby-table-{table.pk}"') :]
+        return row[: row.index("</ol>")]
+
+    number = selectors.rating_of(anna.pk, "podkidnoy")
+    assert f'anna<span class="rating-badge">{number}</span>' in seats_of(rated)
+    assert "boris" in seats_of(unrated) and "rating-badge" not in seats_of(unrated)
+
+
+def _state(table, viewer):
+    from games import selectors as game_selectors
+    from games.table import presenters, rendering
+
+    snapshot = game_selectors.table_snapshot(table.pk)
+    seat = next((s["number"] for s in snapshot["seats"] if s["user_id"] == viewer.pk), None)
+    context = presenters.table_context(snapshot, seat, [], viewer_id=viewer.pk)
+    return lambda: rendering.live_fragments(context, "ru")
+
+
+def test_a_rated_table_shows_ratings_and_the_chances_before_the_first_move(season, django_assert_num_queries):
+    from django.core.cache import cache
+
+    anna, boris = season[0], season[1]
+    cache.clear()
+    table = _rated_table([anna, boris], start=True)
+    render = _state(table, anna)
+    with django_assert_num_queries(6):  # the ratings (one query), the chances (five, once per game)
+        html = render()
+    number = selectors.rating_of(anna.pk, "podkidnoy")
+    assert f'<span class="rating-badge" title="Рейтинг">{number}</span>' in html  # anna's own panel
+    assert '<span class="rating-badge" title="Предварительный: пока мало партий">?</span>' in html  # boris
+    chances = {row["name"]: row["percent"] for row in selectors.game_chance_rows(table.games.get().pk)}
+    assert chances["anna"] > 50 > chances["boris"]
+    assert f"anna: {chances['anna']}% не остаться дураком" in html
+    with django_assert_num_queries(0):  # every later render of this table: from the cache
+        again = render()
+    assert again == html
+
+
+def test_the_chances_go_once_the_first_move_is_made_and_unrated_tables_show_no_ratings(season):
+    from games import engine
+    from games.services import play
+
+    anna, boris = season[0], season[1]
+    table = _rated_table([anna, boris], start=True)
+    game = table.games.get()
+    position = engine.Game.from_json(game.state_json)
+    seat = position.to_move()[0]
+    play.do_player_move(game_id=game.pk, user=[anna, boris][seat], action=position.legal_actions(seat)[0])
+    html = _state(table, anna)()
+    assert "rating-badge" in html and "не остаться дураком" not in html
+    unrated = _rated_table([anna, boris], start=True, rated=False)
+    html = _state(unrated, anna)()
+    assert "rating-badge" not in html and "не остаться дураком" not in html
+
+
+def test_a_changed_rating_is_not_served_from_the_cache(season, django_capture_on_commit_callbacks):
+    anna, boris = season[0], season[1]
+    before = selectors.cached_ratings_for([anna.pk], "podkidnoy")[anna.pk]
+    game = finished_game([(anna, 2), (boris, 1)])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.rate_game(game.pk)
+    after = selectors.cached_ratings_for([anna.pk], "podkidnoy")[anna.pk]
+    assert after == selectors.ratings_for([anna.pk], "podkidnoy")[anna.pk] != before
+
+
+def test_the_rating_history_links_only_the_records_the_viewer_may_open(client, season):
+    from games.models import Table
+
+    anna, boris = season[0], season[1]
+    private = finished_game([(anna, 1), (boris, 2)])
+    Table.objects.filter(pk=private.table_id).update(is_private=True)
+    services.rate_game(private.pk)
+    public = finished_game([(anna, 1), (boris, 2)])
+    services.rate_game(public.pk)
+    url = reverse("ratings:player", args=["podkidnoy", "anna"])
+    outsider = client.get(url).content.decode()
+    assert reverse("games:game-record", args=[public.pk]) in outsider
+    assert reverse("games:game-record", args=[private.pk]) not in outsider
+    client.force_login(boris)
+    player = client.get(url).content.decode()
+    assert reverse("games:game-record", args=[private.pk]) in player
+
+
+def test_a_seat_panel_with_a_rating_renders_the_same_fast_and_through_its_template(season):
+    from games.templatetags import table_cards
+    from ratings.templatetags.ratings import with_ratings
+
+    anna, boris = season[0], season[1]
+    table = _rated_table([anna, boris], start=True)
+    from games import selectors as game_selectors
+    from games.table import presenters
+
+    context = presenters.table_context(game_selectors.table_snapshot(table.pk), 0, [], viewer_id=anna.pk)
+    shown = selectors.ratings_for([anna.pk, boris.pk], "podkidnoy")
+    for panel in with_ratings(context["panels"], shown):
+        assert panel["rating"] == shown[panel["user_id"]]
+        fast = table_cards.render_seat(panel)
+        assert fast == table_cards.render_template_seat(panel) and 'class="rating-badge"' in fast

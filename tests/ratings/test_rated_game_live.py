@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
+from django.urls import reverse
 
 from games import engine
 from games.models import Game
@@ -64,7 +65,11 @@ async def test_a_whole_rated_game_over_websockets_changes_and_shows_both_ratings
     game = await current_game(table.pk)
     sockets = {}
     for seat, person in enumerate(people):
-        sockets[seat], _ = await connect_table(table.pk, await session_cookie(person), language="ru")
+        sockets[seat], first = await connect_table(table.pk, await session_cookie(person), language="ru")
+        # Rendered on the consumer's event loop: the badges ("?" for newcomers) and, before
+        # the first move, each player's chance of not being the durak (even: 50 % each).
+        assert first.count('<span class="rating-badge" title="Предварительный') == 2
+        assert "rated-anna: 50% не остаться дураком" in first and "rated-boris: 50% не остаться дураком" in first
     try:
         moves = 0
         position = engine.Game.from_json(game.state_json)
@@ -78,6 +83,9 @@ async def test_a_whole_rated_game_over_websockets_changes_and_shows_both_ratings
             moves += 1
             for communicator in sockets.values():
                 await until_moves(communicator, moves)
+            if moves == 1:
+                after_first = await page(reverse("games:table", args=[table.pk]))
+                assert "rating-badge" in after_first and "не остаться дураком" not in after_first
             game = await current_game(table.pk)
             assert game.move_count == moves
             position = engine.Game.from_json(game.state_json)

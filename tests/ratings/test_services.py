@@ -33,6 +33,9 @@ def test_r27_a_rated_game_moves_its_players_by_their_places():
     changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
     assert changes[anna.pk].mu_before == model.MU and changes[anna.pk].place == 1
     assert changes[anna.pk].delta > 0 > changes[boris.pk].delta
+    for change in changes.values():  # the history keeps the numbers players saw
+        assert change.display_before == model.display_rating(change.mu_before, change.sigma_before)
+        assert change.display_after == model.display_rating(change.mu_after, change.sigma_after)
 
 
 def test_r27_a_game_of_one_variant_never_moves_the_other():

@@ -73,6 +73,8 @@ class Command(BaseCommand):
             f"A wins {result['wins']} ({result['wins'] / n:.1%}), draws {result['draws']} ({result['draws'] / n:.1%}),"
             f" losses {result['losses']} ({result['losses'] / n:.1%}) of {n} games"
         )
+        if result["unfinished"]:
+            self.stdout.write(f"of the draws, {result['unfinished']} games had no end after 10,000 actions (a loop)")
         mean, low, high = result["score"]
         self.stdout.write(f"A's score, a draw counting 1/2: {mean:.3f} (95% CI {low:.3f} to {high:.3f})")
         mean, low, high = result["not_lost"]

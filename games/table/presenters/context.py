@@ -109,6 +109,7 @@ def _seat_panel(view: dict, s: dict, game_seat: dict | None, viewer: int | None,
     return {
         "seat": number,
         "name": _seat_name(game_seat, number),
+        "user_id": game_seat.get("user_id") if game_seat else None,  # (ratings next to names)
         "is_bot": bool(bot_level),
         "bot_label": display.bot_label(bot_level) if bot_level else "",
         "autopilot": bool(game_seat and game_seat.get("autopilot")),
@@ -126,6 +127,20 @@ def _seat_panel(view: dict, s: dict, game_seat: dict | None, viewer: int | None,
         and viewer is not None
         and number != viewer
         and s["team"] == view["seats"][viewer]["team"],
+        "is_me": number == viewer,
+    }
+
+
+def _viewers_panel(panel: dict, view: dict, viewer: int | None) -> dict:
+    """A spectator's seat panel (`_seat_panel(..., None, ...)`) as `viewer` sees it: only
+    "is this me" and "is this my partner" depend on who looks."""
+    number = panel["seat"]
+    return {
+        **{name: value for name, value in panel.items() if name != "slot"},
+        "is_partner": bool(view["rules"].get("partners"))
+        and viewer is not None
+        and number != viewer
+        and panel["team"] == view["seats"][viewer]["team"],
         "is_me": number == viewer,
     }
 
@@ -152,6 +167,7 @@ def table_context(
     now=None,
     log_limit: int = LOG_LIMIT,
     log_memo: dict | None = None,
+    spectator: dict | None = None,
 ) -> dict:
     """The template context of a table for one viewer (None: a spectator).
 
@@ -159,13 +175,15 @@ def table_context(
     reads it ONLY through `Game.view(viewer_seat)` and (the log)
     `engine.event_for(event, viewer_seat)`, so whatever the templates print is
     what that seat may know. `log_memo`: see `log.log_lines` (a live consumer
-    passes its own dict).
+    passes its own dict). `spectator`: the spectator's context of the SAME
+    snapshot in the same language, when the caller has it (a live table renders
+    it once per move): what every viewer sees alike is taken from it.
     """
     table = snapshot["table"]
     game = snapshot.get("game")
     context = {
         "table": table,
-        "rules_summary": table_summary(table["rules"]),
+        "rules_summary": spectator["rules_summary"] if spectator else table_summary(table["rules"]),
         "viewer_seat": viewer_seat,
         "viewer_id": viewer_id,
         "is_spectator": viewer_seat is None,
@@ -176,9 +194,13 @@ def table_context(
         "log": [],
     }
     context["seating"] = _seating(snapshot, viewer_id, context["is_host"])
-    context["urls"] = table_urls(table["id"])
-    context["bot_choices"] = bot_choices()
-    context["default_bot"] = _default_bot(table.get("bot_level") or "")
+    if spectator:
+        for name in ("urls", "bot_choices", "default_bot"):
+            context[name] = spectator[name]
+    else:
+        context["urls"] = table_urls(table["id"])
+        context["bot_choices"] = bot_choices()
+        context["default_bot"] = _default_bot(table.get("bot_level") or "")
     if game is None:
         return context
 
@@ -191,7 +213,10 @@ def table_context(
     trump = view["trump"]
     game_seats = {s["number"]: s for s in game["seats"]}
     names = {n: _seat_name(game_seats.get(n), n) for n in range(len(view["seats"]))}
-    panels = [_seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump) for s in view["seats"]]
+    if spectator and spectator.get("panels"):
+        panels = [_viewers_panel(p, view, viewer_seat) for p in spectator["panels"]]
+    else:
+        panels = [_seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump) for s in view["seats"]]
     n = len(panels)
     bottom = viewer_seat if viewer_seat is not None else 0
     others = [panels[(bottom + i) % n] for i in range(1, n)]
@@ -261,12 +286,22 @@ def table_context(
             "return_counts": return_counts_normally(bool(table.get("rated"))),
             # (offered to a player whose part is over; the service also lets a resigned one finish)
             "can_finish_now": me is not None and me["place"] is not None and not over and bots_only,
-            "record_urls": record_urls(game["id"]) if over else None,
+            "record_urls": (spectator["record_urls"] if spectator else record_urls(game["id"])) if over else None,
             "deadline": deadline,
             "seconds_left": seconds_left,
             "log": lines[-log_limit:],
-            "result": _result(game.get("result") or final_result or {}, game, names, view["rules"]) if over else None,
-            "resign_counts": _resign_counts(view["rules"], bool(table.get("rated"))),
+            "result": (
+                (
+                    spectator["result"]
+                    if spectator
+                    else _result(game.get("result") or final_result or {}, game, names, view["rules"])
+                )
+                if over
+                else None
+            ),
+            "resign_counts": (
+                spectator["resign_counts"] if spectator else _resign_counts(view["rules"], bool(table.get("rated")))
+            ),
         }
     )
     return context
@@ -358,6 +393,7 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
                 "number": s["number"],
                 "label": s["number"] + 1,
                 "name": _seat_name(s, s["number"]) if not empty else "",
+                "user_id": s.get("user_id"),  # (ratings next to names)
                 "is_me": viewer_id is not None and s.get("user_id") == viewer_id,
                 "is_bot": bool(s.get("bot_level")) and not s.get("user_id"),
                 "bot_label": display.bot_label(s["bot_level"]) if s.get("bot_level") else "",

@@ -117,6 +117,13 @@ class Command(BaseCommand):
             rated += services.recompute(variant, timings=timings)
         elapsed = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
+        from ratings.models import RatingChange
+
+        # Every generated seat is a person at a rated table: one history row each.
+        written = RatingChange.objects.count()
+        self.stdout.write(f"history rows {written} of {made['seats']} seats")
+        if written != made["seats"]:
+            raise CommandError(f"the recomputation wrote {written} history rows for {made['seats']} seats")
         breakdown = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in timings.items())
         self.stdout.write(
             f"machine: {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"

@@ -1,0 +1,167 @@
+"""Valuing every legal action of one decision from one seat's view (game reviews).
+
+`evaluate(view)` estimates, for each action in `view["legal_actions"]`, the
+chance that the seat's side is not the loser if it plays that action and
+then everybody plays like the club player (`HeuristicBot`): the same
+determinized Monte Carlo the searching levels use (`search.DealSampler`
+deals the unseen cards consistently with the view), with every action tried
+on the same deals, so that differences between actions are paired and a few
+hundred deals separate them. A draw counts 1/2; partners score as a pair.
+
+It reads nothing but the view: two positions that look the same to the seat
+get the same values, whatever the hidden cards are. The random generator is
+seeded from `seed` and the view itself, so an evaluation is repeatable.
+
+Budget: `deals` sampled deals at most and `playouts` playouts at most. After
+`PRUNE_AFTER_DEALS` deals, an action clearly behind the best (by
+`PRUNE_STANDARD_ERRORS` standard errors of the paired difference) stops being
+played, except the actions named in `keep` (a review keeps the move that was
+played): its value is then the mean over the deals it was played on.
+
+Plain synchronous CPU work of bounded length: call it in a worker.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+
+from games.engine import Game
+
+from .arena import next_seat
+from .heuristic import HeuristicBot
+from .search import DealSampler
+
+PRUNE_AFTER_DEALS = 24
+PRUNE_STANDARD_ERRORS = 3.0
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The values of one decision's legal actions (chance of not losing, 0 to 1)."""
+
+    values: dict[str, float]
+    # Paired playout scores per action: scores[a][i] is the playout on deal i (shorter if pruned).
+    scores: dict[str, list[float]]
+    deals: int
+    playouts: int
+
+    @property
+    def best(self) -> str:
+        """The action with the highest value (the first of equals, in the order of the legal actions)."""
+        top = max(self.values.values())
+        return next(a for a, v in self.values.items() if v >= top - 1e-12)
+
+    def drop(self, action: str) -> float:
+        """How much the chance falls if `action` is played instead of the best one."""
+        return self.values[self.best] - self.values[action]
+
+    def standard_error(self, action: str) -> float:
+        """The standard error of `drop(action)`, from the deals both actions were played on."""
+        best = self.best
+        if action == best:
+            return 0.0
+        pairs = list(zip(self.scores[best], self.scores[action]))
+        n = len(pairs)
+        if n < 2:
+            return 1.0
+        diffs = [b - a for b, a in pairs]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return math.sqrt(var / n)
+
+
+def evaluate(view: dict, *, deals: int = 300, playouts: int | None = None, seed=0, keep=()) -> Evaluation | None:
+    """The value of each legal action of `view`; None when there is nothing to choose
+    (fewer than two legal actions) or the view admits no deal."""
+    legal = [str(a) for a in view["legal_actions"]]
+    if len(legal) < 2:
+        return None
+    if deals < 1:
+        raise ValueError("An evaluation needs at least one deal.")
+    sampler = DealSampler(view)
+    if not sampler.consistent:
+        return None
+    limit = playouts if playouts is not None else deals * len(legal)
+    rng = random.Random(f"review|{seed!r}|{json.dumps(view, sort_keys=True)}")
+    policy = HeuristicBot(seed=seed)
+    seat = view["seat"]
+    kept = set(keep) & set(legal)
+    alive = list(legal)
+    scores: dict[str, list[float]] = {a: [] for a in legal}
+    done = spent = 0
+    while done < deals and spent + len(alive) <= limit:
+        game = sampler.sample(rng)
+        for action in alive:
+            scores[action].append(_playout(game.copy(), seat, action, policy))
+        spent += len(alive)
+        done += 1
+        if done >= PRUNE_AFTER_DEALS and len(alive) > 1 + len(kept):
+            alive = _prune(alive, scores, kept)
+    if done == 0:
+        return None
+    values = {a: sum(s) / len(s) for a, s in scores.items()}
+    return Evaluation(values=values, scores=scores, deals=done, playouts=spent)
+
+
+def _playout(game: Game, seat: int, action: str, policy: HeuristicBot) -> float:
+    game.act(seat, action)
+    rules = game.rules
+    seats = [
+        {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True} for s in range(rules.players)
+    ]
+    rules_data = rules.to_dict()
+    while not game.is_over:
+        mover = next_seat(game)
+        legal = game.legal_actions(mover)
+        if len(legal) == 1:
+            game.act(mover, legal[0])
+        else:
+            game.act(mover, policy.choose(_rollout_view(game, mover, legal, rules_data, seats)))
+    if not game.losers:
+        return 0.5
+    return 0.0 if seat in game.losers else 1.0
+
+
+def _rollout_view(game: Game, seat: int, legal: list, rules: dict, seats: list) -> dict:
+    """The part of `Game.view` the club player reads, built cheaply (the rollouts' own time goes here)."""
+    table = game.table
+    places = game.places
+    for record in seats:
+        s = record["seat"]
+        record["cards"] = len(game.hand(s))
+        record["in_game"] = s not in places
+    return {
+        "seat": seat,
+        "rules": rules,
+        "trump": game.trump,
+        "stock_size": game.stock_size,
+        "hand": game.hand(seat),
+        "seats": seats,
+        "table": table,
+        "defender": game.defender,
+        "taking": any(d is None for _, d in table) and game.defender not in game.to_move(),
+        "attack_limit": game.attack_limit,
+        "legal_actions": legal,
+    }
+
+
+def _prune(alive: list, scores: dict, kept: set) -> list:
+    """Drop the actions clearly behind the best on the same deals (never the kept ones)."""
+    rounds = len(scores[alive[0]])
+    means = {a: sum(scores[a][-rounds:]) / rounds for a in alive}
+    best = max(alive, key=means.__getitem__)
+    left = []
+    for action in alive:
+        if action == best or action in kept:
+            left.append(action)
+            continue
+        diffs = [x - y for x, y in zip(scores[action][-rounds:], scores[best][-rounds:])]
+        mean = sum(diffs) / rounds
+        var = sum((d - mean) ** 2 for d in diffs) / (rounds - 1)
+        se = math.sqrt(var / rounds)
+        if mean + PRUNE_STANDARD_ERRORS * max(se, 1.0 / rounds) >= 0:
+            left.append(action)
+    return left
