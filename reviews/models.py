@@ -3,14 +3,15 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Review(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", _("Waiting for the analysis")
-        RUNNING = "running", _("Being analysed")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+        PENDING = "pending", pgettext_lazy("review status", "Waiting for the analysis")
+        RUNNING = "running", pgettext_lazy("review status", "Being analysed")
+        DONE = "done", pgettext_lazy("review status", "Done")
+        FAILED = "failed", pgettext_lazy("review status", "Failed")
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reviews")
     seat = models.PositiveSmallIntegerField(help_text="the reviewed seat: only its view is analysed")

@@ -1,7 +1,10 @@
 """The event form (admin and director page): every Rules option as a field,
 stored as `rules` = games.engine.Rules(...).to_dict()."""
 
+from datetime import timedelta
+
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from .errors import TournamentRefused
@@ -9,6 +12,12 @@ from .models import Tournament
 
 DATETIME_FIELDS = ("registration_opens", "registration_closes", "checkin_opens", "checkin_closes", "starts_at")
 RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "trump_six_swap")
+# Bounds a real event stays within; beyond them a number is a typo (or an attack) and
+# would overflow the database column (a server error) instead of getting a clear answer.
+NUMBER_BOUNDS = {"table_size": (2, 6), "rounds": (1, 100), "games_per_round": (1, 20), "max_entrants": (2, 10000)}
+DURATION_FIELDS = ("pause_between_rounds", "round_time_limit")
+LONGEST_DURATION = timedelta(days=1)
+EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
 
 
 class TournamentForm(forms.ModelForm):
@@ -53,12 +62,53 @@ class TournamentForm(forms.ModelForm):
         for name in DATETIME_FIELDS:
             # The browser's own date and time picker; shown in the site's time zone.
             self.fields[name].widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+        for name, (low, high) in NUMBER_BOUNDS.items():
+            field = self.fields[name]
+            field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+            field.widget.attrs.update(min=low, max=high)
         self.fields["description"].widget.attrs["rows"] = 3
         self.fields["points_table"].widget = forms.TextInput(attrs={"placeholder": "[3, 2, 1, 0]"})
         rules = (self.instance.rules or {}) if self.instance else {}
         for name in RULE_FIELDS:
             if name in rules:
                 self.fields[name].initial = rules[name]
+
+    def _clean_duration(self, name):
+        value = self.cleaned_data.get(name)
+        if value is not None and not timedelta(0) <= value <= LONGEST_DURATION:
+            raise forms.ValidationError(_("Give a duration from 0 to 24 hours, e.g. 00:05:00."), code="duration_bounds")
+        return value
+
+    def clean_pause_between_rounds(self):
+        return self._clean_duration("pause_between_rounds")
+
+    def clean_round_time_limit(self):
+        return self._clean_duration("round_time_limit")
+
+    def _clean_moment(self, name):
+        value = self.cleaned_data.get(name)
+        if value is not None and not EARLIEST_YEAR <= value.year <= LATEST_YEAR:
+            raise forms.ValidationError(
+                _("Give a date between the years %(earliest)s and %(latest)s."),
+                code="date_bounds",
+                params={"earliest": EARLIEST_YEAR, "latest": LATEST_YEAR},
+            )
+        return value
+
+    def clean_registration_opens(self):
+        return self._clean_moment("registration_opens")
+
+    def clean_registration_closes(self):
+        return self._clean_moment("registration_closes")
+
+    def clean_checkin_opens(self):
+        return self._clean_moment("checkin_opens")
+
+    def clean_checkin_closes(self):
+        return self._clean_moment("checkin_closes")
+
+    def clean_starts_at(self):
+        return self._clean_moment("starts_at")
 
     def clean(self):
         data = super().clean()

@@ -8,7 +8,8 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseForbidden
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -189,7 +190,7 @@ def director_only(view):
     @login_required
     def wrapped(request, *args, **kwargs):
         if not services.can_direct(request.user):
-            return HttpResponseForbidden(_("Only a tournament director may do this."))
+            raise PermissionDenied(_("Only a tournament director may do this."))  # the site's 403 page
         return view(request, *args, **kwargs)
 
     return wrapped

@@ -31,6 +31,13 @@ What it does:
    runs itself again with that DATABASE_URL). The record pages show a game's
    moves only once it is over, so they cannot check a game cut off mid-play.
 
+`--url` may list several addresses, comma-separated (the site's server
+processes, without a balancer): player number i of the run uses address
+i mod n, so with tables of two on two processes every table has a player on
+each. `--pids` names server processes on this machine (and Redis): their CPU
+time over the measured window is reported, per action, since on a shared
+machine the latency alone says little.
+
 Errors: refused actions, actions with no update within `--timeout`, sockets
 closed by the server, failed HTTP calls. The last line of the report is
 `actions_per_s=<n> p99_ms=<n> lost=<n>`.

@@ -36,7 +36,7 @@ from django.utils import translation
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
 
 from games.templatetags import table_cards
 
@@ -131,6 +131,12 @@ def shared_state(spectator_context: dict, language: str, key=None) -> SharedStat
     return shared
 
 
+def shared_parts_kept() -> int:
+    """How many shared parts this process keeps now (at most SHARED_CACHE_SIZE)."""
+    with _shared_lock:
+        return len(_shared)
+
+
 def shared_state_of(snapshot: dict, language: str, key) -> SharedState:
     """`shared_state` of a snapshot: the spectator's context is built only by the
     first socket of the process that needs it."""
@@ -164,7 +170,7 @@ def seat_fragments(shared: SharedState, context: dict, language: str, csrf_token
     state_seat.html. tests/table/test_render_once.py compares both ways."""
     covers = any(pair["attack"].get("is_target") for pair in context.get("pairs") or ())
     with translation.override(language):
-        rendered = _quick_regions(context, shared) if QUICK_REGIONS else {}
+        rendered = _quick_regions(context, shared, csrf_token) if QUICK_REGIONS else {}
         if not covers:
             rendered["pairs"] = shared.pairs
         missing = [name for name in shared.regions if name not in rendered]
@@ -191,7 +197,7 @@ def _n(value) -> str:
     return conditional_escape(localize(value))
 
 
-def _quick_regions(context: dict, shared: SharedState) -> dict:
+def _quick_regions(context: dict, shared: SharedState, csrf_token: str) -> dict:
     """The regions whose common form is cheap to write out; the others are left out."""
     game = context.get("game")
     table = context["table"]
@@ -212,18 +218,15 @@ def _quick_regions(context: dict, shared: SharedState) -> dict:
     seating, urls = context.get("seating") or {}, context.get("urls") or {}
     if not (seating.get("can_resign") and urls.get("resign")):
         out["resign"] = ""
+    elif csrf_token != "NOTPROVIDED":
+        out["resign"] = _quick_resign(get_language(), urls["resign"], csrf_token, str(context["resign_counts"]))
     if not seating.get("show") and not seating.get("closed"):
         out["seating"] = ""
     if shared.shown:  # ratings next to names: state_seat.html adds them
         return out
     for slot in ("top", "left", "right"):
         out[slot] = table_cards.seat_panels(context.get(f"opponents_{slot}") or [])
-    if (
-        game
-        and not context.get("on_autopilot")
-        and not (context.get("can_finish_now") and urls.get("finish"))
-        and not context.get("buttons")
-    ):
+    if game and not context.get("on_autopilot") and not (context.get("can_finish_now") and urls.get("finish")):
         out["own"] = _quick_own(context)
     return out
 
@@ -248,7 +251,7 @@ def _quick_own(context: dict) -> str:
         own = (
             f"\n        {table_cards.seat_panel(me)}\n"
             f'        <div class="t-hand" role="group" aria-label="{_t("Your cards")}">\n'
-            f"          {cards}\n        </div>\n        \n      "
+            f"          {cards}\n        </div>\n        {_quick_buttons(context)}\n      "
         )
     elif bottom:
         own = f"\n        {table_cards.seat_panel(bottom)}\n      "
@@ -259,6 +262,49 @@ def _quick_own(context: dict) -> str:
         f'      <span class="t-status-text">{conditional_escape(context.get("status_text", ""))}</span>\n'
         f"      {countdown}\n    </div>\n\n    \n    \n    \n\n"
         f'    <div class="t-bottom">\n      {own}\n    </div>'
+    )
+
+
+def _quick_buttons(context: dict) -> str:
+    """The viewer's buttons (state_seat.html's `t-actions` block)."""
+    buttons = context.get("buttons")
+    if not buttons:
+        return ""
+    seat, table, game = _n(context["viewer_seat"]), _n(context["table"]["id"]), _n(context["game"]["id"])
+    forms = []
+    for b in buttons:
+        c = b.get("card")
+        mini = (
+            f' <span class="t-mini {"red" if c["is_red"] else "black"}" data-card="{conditional_escape(c["code"])}">'
+            f"{conditional_escape(c['rank'])}{conditional_escape(c['symbol'])}</span>\n"
+            if c
+            else ""
+        )  # (mini.html ends with a newline)
+        action, kind = conditional_escape(b["action"]), conditional_escape(b["kind"])
+        forms.append(
+            '\n          <form class="t-action-form" ws-send>\n'
+            f'            <input type="hidden" name="action" value="{action}">\n'
+            f'            <input type="hidden" name="seat" value="{seat}">\n'
+            f'            <input type="hidden" name="table" value="{table}">\n'
+            f'            <input type="hidden" name="game" value="{game}">\n'
+            f'            <button type="submit" class="t-btn t-btn-{kind}" data-action="{action}">'
+            f"{conditional_escape(b['label'])}{mini}</button>\n          </form>\n          "
+        )
+    return '\n        <div class="t-actions">\n          ' + "".join(forms) + "\n        </div>\n        "
+
+
+@lru_cache(maxsize=256)
+def _quick_resign(language: str, url: str, csrf_token: str, resign_counts: str) -> str:
+    """state_seat.html's resign form (the same for a seat's every move)."""
+    token = (
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{conditional_escape(csrf_token)}">'
+        if csrf_token
+        else ""
+    )
+    return (
+        f'\n  <form method="post" action="{conditional_escape(url)}" class="t-resign"'
+        f' onsubmit="return confirm(this.dataset.confirm)" data-confirm="{conditional_escape(resign_counts)}">\n'
+        f'    {token}<button type="submit" class="t-btn t-btn-quiet">{_t("Resign")}</button>\n  </form>\n  '
     )
 
 

@@ -78,6 +78,10 @@ async def test_a_worker_killed_while_a_bot_move_is_due_the_move_is_made_once(clu
                 killed_at = moves
                 assert len(cluster.moves(game["id"])) == moves, "the bot moved before the kill"
                 cluster.start_worker("w2")
+                # Alice waits (she might also have a move now, a throw-in): the bot's move,
+                # due before the kill, must come from the new worker.
+                assert await socket.wait_for(lambda m=moves: socket.moves > m, 40), "the due move never came"
+                continue
             if socket.moves < moves:  # her page is a frame behind the database: catch up first
                 assert await socket.wait_for(lambda m=moves: socket.moves >= m, FRAME_TIMEOUT), "a move never came"
                 continue
