@@ -142,7 +142,11 @@ def my_seat(request):
 @login_required
 def pairs(request):
     if request.method == "POST":
-        partner = get_user_model().objects.filter(username=request.POST.get("partner", "").strip()).first()
+        name = request.POST.get("partner", "").strip()
+        partner = get_user_model().objects.filter(username__iexact=name).first() if name else None
+        if name and partner is None:  # "choose another player" told a typo nothing
+            messages.error(request, _("There is no such player."))
+            return redirect("tournaments:pairs")
         try:
             services.do_invite_partner(user=request.user, partner=partner)
         except Refusal as refusal:

@@ -32,7 +32,7 @@ from games.engine import Game
 
 from .arena import next_seat
 from .heuristic import HeuristicBot
-from .search import DealSampler
+from .search import PLAYOUT_MAX_ACTIONS, DealSampler
 
 PRUNE_AFTER_DEALS = 24
 PRUNE_STANDARD_ERRORS = 3.0
@@ -113,14 +113,16 @@ def _playout(game: Game, seat: int, action: str, policy: HeuristicBot) -> float:
         {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True} for s in range(rules.players)
     ]
     rules_data = rules.to_dict()
-    while not game.is_over:
+    for _ in range(PLAYOUT_MAX_ACTIONS):  # perevodnoy can loop for ever: such a playout is a draw
+        if game.is_over:
+            break
         mover = next_seat(game)
         legal = game.legal_actions(mover)
         if len(legal) == 1:
             game.act(mover, legal[0])
         else:
             game.act(mover, policy.choose(_rollout_view(game, mover, legal, rules_data, seats)))
-    if not game.losers:
+    if not game.is_over or not game.losers:
         return 0.5
     return 0.0 if seat in game.losers else 1.0
 

@@ -19,6 +19,10 @@ def supervisord_commands() -> dict[str, str]:
     commands = {}
     for section in config.sections():
         if section.startswith("program:"):
+            if config.has_option(section, "autostart") and config.get(section, "autostart") == "false":
+                # Extra web processes for scaling out (docs/scaling.md): started by hand.
+                assert config.get(section, "autorestart") == "true", section
+                continue
             command = config.get(section, "command")
             command = re.sub(r"^sh -c '(?:exec )?(.*)'$", r"\1", command)
             command = command.replace("python -m ", "").replace('"${PORT:-8000}"', "$PORT").replace("%%", "%")

@@ -26,3 +26,17 @@ def test_the_top_bar_leads_to_the_tournaments(client):
     """Tournaments were reachable only by typing their address."""
     text = client.get("/").content.decode()
     assert '<a class="nav-tournaments" href="/tournaments/">Турниры</a>' in text
+
+
+def test_inviting_a_partner_who_does_not_exist_says_so(client, django_user_model):
+    """The answer was "choose another player as your partner", which told a typo nothing."""
+    client.force_login(django_user_model.objects.create_user(username="p1"))
+    page = client.post("/tournaments/pairs/", {"partner": "nobody"}, follow=True).content.decode()
+    assert "Такого игрока нет." in page
+
+
+def test_a_partners_name_is_found_in_any_case(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user(username="p1"))
+    django_user_model.objects.create_user(username="Masha")
+    page = client.post("/tournaments/pairs/", {"partner": "masha"}, follow=True).content.decode()
+    assert "Приглашение отправлено." in page
