@@ -47,6 +47,9 @@ class Table(models.Model):
     bot_level = models.CharField(
         max_length=32, blank=True, default="", help_text="bots of this level fill empty seats at the start"
     )
+    rematch = models.BooleanField(
+        default=True, help_text="players may deal another game after one ends (not at a tournament round's table)"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -67,6 +70,9 @@ class TableSeat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="table_seats"
     )
     bot_level = models.CharField(max_length=32, blank=True, default="")
+    ready = models.BooleanField(
+        default=False, help_text="this player agreed to the next deal (joined, or pressed play again); reset by a deal"
+    )
 
     class Meta:
         ordering = ["number"]

@@ -39,6 +39,7 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
             "user_id": s.user_id,
             "name": display_name(s.user) if s.user_id else "",
             "bot_level": s.bot_level,
+            "ready": getattr(s, "ready", False),  # (a game's seats stand in for the table's during a game)
         }
         for s in table_seats
     ]
@@ -79,6 +80,7 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
             "is_private": table.is_private,
             "rated": table.rated,
             "bot_level": table.bot_level,
+            "rematch": table.rematch,
             "host_id": table.host_id,
             "host_name": display_name(table.host),
         },
@@ -88,10 +90,10 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
 
 
 def lobby_tables(limit: int = 50):
-    """Public tables people can join or watch, newest first."""
+    """Public tables people can join or watch, newest first: waiting or playing
+    (a finished table's games belong to the history)."""
     return (
-        Table.objects.filter(is_private=False)
-        .exclude(status=Table.Status.CLOSED)
+        Table.objects.filter(is_private=False, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
         .select_related("host")
         .prefetch_related("seats__user")
         .annotate(free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))

@@ -20,6 +20,20 @@ LONGEST_DURATION = timedelta(days=1)
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
 
 
+class PointsTableField(forms.JSONField):
+    """The points by place; empty (the default table) shows as an empty box, so its
+    placeholder is seen, not "[]", and an empty box is the empty list again."""
+
+    def prepare_value(self, value):
+        if value is None or value == []:
+            return ""
+        return super().prepare_value(value)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return [] if value is None else value
+
+
 class TournamentForm(forms.ModelForm):
     deck = forms.TypedChoiceField(label=_("deck"), coerce=int, choices=[(36, "36"), (24, "24"), (52, "52")], initial=36)
     first_bout_limit = forms.TypedChoiceField(
@@ -64,10 +78,18 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
         for name, (low, high) in NUMBER_BOUNDS.items():
             field = self.fields[name]
+            bounds = (MinValueValidator, MaxValueValidator)  # in place of the column's own ">= 0": one message, not two
+            field.validators = [v for v in field.validators if not isinstance(v, bounds)]
             field.validators += [MinValueValidator(low), MaxValueValidator(high)]
             field.widget.attrs.update(min=low, max=high)
         self.fields["description"].widget.attrs["rows"] = 3
-        self.fields["points_table"].widget = forms.TextInput(attrs={"placeholder": "[3, 2, 1, 0]"})
+        points = self.fields["points_table"]
+        self.fields["points_table"] = PointsTableField(
+            label=points.label,
+            help_text=points.help_text,
+            required=False,
+            widget=forms.TextInput(attrs={"placeholder": "[3, 2, 1, 0]"}),
+        )
         rules = (self.instance.rules or {}) if self.instance else {}
         for name in RULE_FIELDS:
             if name in rules:

@@ -8,6 +8,7 @@ import io
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from . import game_records, standings
 from .models import Entrant, Pair, Result, Round, Tournament
@@ -200,7 +201,20 @@ def pair_results(pair: Pair) -> list[dict]:
 def standings_csv(event: Tournament) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "name", "points", "buchholz", "duraks", "rating", "games", "byes", "state"])
+    # Headers in the language of the page, like the state column below them.
+    writer.writerow(
+        [
+            pgettext("standings csv", "rank"),
+            pgettext("standings csv", "name"),
+            pgettext("standings csv", "points"),
+            pgettext("standings csv", "buchholz"),
+            pgettext("standings csv", "duraks"),
+            pgettext("standings csv", "rating"),
+            pgettext("standings csv", "games"),
+            pgettext("standings csv", "byes"),
+            pgettext("standings csv", "state"),
+        ]
+    )
     for line in standings_table(event):
         writer.writerow(
             [

@@ -10,13 +10,14 @@ the second sees what the first did: starting round 3 twice seats nobody twice
 from __future__ import annotations
 
 import logging
+import math
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games import engine
 from games.services import tables as game_tables
@@ -440,6 +441,7 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
             turn_seconds=event.turn_seconds,
             rated=event.rated,
             start=True,
+            rematch=False,  # the event deals each game of the round, players never do
         )
         rt.table = table
         rt.save(update_fields=["table"])
@@ -655,9 +657,8 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
     out_of_time = round_.ends_at is not None and round_.ends_at <= now
     if rt.games_played < event.games_per_round and not out_of_time:
         latest = game_records.latest_games([rt.table_id]).get(rt.table_id)
-        if latest is None or latest["status"] == "finished":  # a player may have dealt it already
-            any_user = next(s["user_id"] for s in game["seats"] if s["user_id"])
-            game_tables.do_start_game(table_id=rt.table_id, user=get_user_model().objects.get(pk=any_user))
+        if latest is None or latest["status"] == "finished":  # a repeated nudge may have dealt it already
+            game_tables.do_deal_next_game(table_id=rt.table_id)
             done.append(f"table {rt.number}: game {game_number + 1} dealt")
     else:
         rt.done = True
@@ -850,6 +851,8 @@ def do_correct_result(*, result_id: int, by, points: float, note: str = "") -> R
         points = float(points)
     except (TypeError, ValueError):
         raise TournamentRefused(_("Points must be a number.")) from None
+    if not math.isfinite(points):  # "nan" was a server error, "1e400" an infinite score
+        raise TournamentRefused(_("Points must be a number."))
     if points < 0:
         raise TournamentRefused(_("Points cannot be negative."))
     with transaction.atomic():
@@ -898,14 +901,28 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
     return round_
 
 
+ANNOUNCEMENT_LIMIT = 500  # characters: an announcement is read on a phone between games
+
+
 def do_announce(*, tournament_id: int, by, text: str) -> Tournament:
     _director(by)
     text = (text or "").strip()
     if not text:
         raise TournamentRefused(_("Write the message first."))
+    if len(text) > ANNOUNCEMENT_LIMIT:
+        raise TournamentRefused(
+            ngettext_lazy(
+                "An announcement has at most %(limit)s character.",
+                "An announcement has at most %(limit)s characters.",
+                "limit",
+            ),
+            limit=ANNOUNCEMENT_LIMIT,
+        )
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        event.announcement = text[:2000]
+        if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentRefused(_("The event is over."))
+        event.announcement = text
         event.announced_at = timezone.now()
         event.save(update_fields=["announcement", "announced_at"])
         user_ids = sorted({uid for e in event.entrants.select_related("pair") for uid in e.user_ids()})

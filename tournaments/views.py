@@ -13,6 +13,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,7 +21,7 @@ from games.errors import Refusal
 
 from . import selectors, services, standings
 from .forms import TournamentForm
-from .models import Pair, Tournament
+from .models import Pair, Round, Tournament
 
 
 def event_list(request):
@@ -170,9 +171,16 @@ def pair_page(request, pair_id: int):
 @require_POST
 def pair_answer(request, pair_id: int):
     try:
-        services.do_answer_invitation(pair_id=pair_id, user=request.user, accept=request.POST.get("accept") == "1")
+        accept = request.POST.get("accept") == "1"
+        pair = services.do_answer_invitation(pair_id=pair_id, user=request.user, accept=accept)
     except Refusal as refusal:
         messages.error(request, str(refusal))
+    else:
+        partner = pair.player_one.get_username()
+        if accept:
+            messages.success(request, _("You and %(partner)s are a pair now.") % {"partner": partner})
+        else:
+            messages.info(request, _("You declined the invitation of %(partner)s.") % {"partner": partner})
     return redirect("tournaments:pairs")
 
 
@@ -233,8 +241,20 @@ def direct(request, tournament_id: int):
             "entrants": event.entrants.select_related("user", "pair__player_one", "pair__player_two"),
             "names": names,
             "oob": False,
+            # "Start now" starts the event, or between rounds the next round; never a round on or an event over.
+            "can_start_now": _can_start_now(event),
+            "announcement_limit": services.ANNOUNCEMENT_LIMIT,
         },
     )
+
+
+def _can_start_now(event: Tournament) -> bool:
+    if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return False
+    if event.status != Tournament.Status.RUNNING:
+        return True
+    latest = services.current_round(event)
+    return latest is not None and latest.status == Round.Status.SCHEDULED
 
 
 def _direct_action(request, event: Tournament):
@@ -274,7 +294,11 @@ def _direct_action(request, event: Tournament):
         elif action == "edit":
             form = TournamentForm(request.POST, instance=event)
             if not form.is_valid():
-                messages.error(request, form.errors.as_text())
+                # One message per error, named by the field's label (not "* rounds * ..." with its code name).
+                for field, errors in form.errors.items():
+                    label = capfirst(form.fields[field].label) if field in form.fields else ""
+                    for error in errors:
+                        messages.error(request, f"{label}: {error}" if label else error)
                 return redirect("tournaments:direct", tournament_id=event.pk)
             if event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
                 messages.error(request, _("The event has started: its setup is fixed."))

@@ -22,7 +22,8 @@ What it does:
    from that send to the moment EVERY seat's socket shows the new move count
    is the action's latency. A table whose action is not over when its next
    one is due acts as soon as it is (it is late: counted). A finished game is
-   dealt again by its host (POST /t/<id>/start/), outside the timing.
+   dealt again when every seat has pressed "play again" (POST /t/<id>/start/
+   from each person: the last press deals), outside the timing.
 3. Check: every move the clients saw accepted must be in the game's move log
    exactly once, at the number they saw, and the log must hold nothing else
    (`lost` counts moves missing, doubled or foreign). The check reads the
@@ -442,7 +443,8 @@ class TableDriver:
 
     async def deal_again(self, game: int):
         try:
-            await asyncio.to_thread(self.host.post, f"/t/{self.table_id}/start/", {})
+            for person in self.people:  # every person agrees to play again; the last press deals
+                await asyncio.to_thread(person.post, f"/t/{self.table_id}/start/", {})
         except (urllib.error.URLError, OSError):
             self.tally.http_errors += 1
             return

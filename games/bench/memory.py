@@ -165,11 +165,9 @@ def churn_tables(count: int) -> list[dict]:
 
 
 def deal_again(table_id: int, host_id: int) -> None:
-    from django.contrib.auth import get_user_model
-
     from games.services import tables
 
-    tables.do_start_game(table_id=table_id, user=get_user_model().objects.get(pk=host_id))
+    tables.do_deal_next_game(table_id=table_id)  # the bench deals: no "play again" round trip
 
 
 # ---------------------------------------------------------------- the run

@@ -292,11 +292,9 @@ def create_tables(count: int, seats: int) -> list[dict]:
 
 
 def deal_again(table_id: int, host_id: int):
-    from django.contrib.auth import get_user_model
-
     from games.services import tables
 
-    game = tables.do_start_game(table_id=table_id, user=get_user_model().objects.get(pk=host_id))
+    game = tables.do_deal_next_game(table_id=table_id)  # the bench deals: no "play again" round trip
     return game.pk, game.state_json
 
 

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -96,11 +96,14 @@ def _back_to_table(table_id: int):
 
 
 def table_action(view):
-    """POST only; a visitor who is not signed in is sent to log in and then back to the table."""
+    """POST only; a visitor who is not signed in is sent to log in and then back to the table.
+    A table that does not exist is a 404 at once (no message left for the next page)."""
 
     @require_POST
     @wraps(view)
     def wrapper(request, table_id: int):
+        if not Table.objects.filter(pk=table_id).exists():
+            raise Http404(_("There is no such table."))
         if not request.user.is_authenticated:
             return redirect_to_login(reverse("games:table", kwargs={"table_id": table_id}))
         return view(request, table_id)
@@ -145,9 +148,12 @@ def table_leave(request, table_id: int):
 @table_action
 def table_start(request, table_id: int):
     try:
-        tables.do_start_game(table_id=table_id, user=request.user)
+        game = tables.do_start_game(table_id=table_id, user=request.user)
     except Refusal as refusal:
         messages.error(request, str(refusal))
+    else:
+        if game is None:
+            messages.info(request, _("You agreed to play again: the game is dealt when everyone at the table agrees."))
     return _back_to_table(table_id)
 
 

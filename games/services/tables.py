@@ -35,9 +35,12 @@ def do_create_table(
     seat_users=None,
     bot_seats: dict | None = None,
     start: bool = False,
+    rematch: bool = True,
 ) -> Table:
     """Open a table. The host sits at seat 0; code (a tournament round) may seat
-    given users (`seat_users`, one per seat or None) and bots, and start at once."""
+    given users (`seat_users`, one per seat or None) and bots, and start at once.
+    With `rematch=False` (a tournament round's table) players never deal there:
+    the code that opened it deals its games (`do_deal_next_game`)."""
     if turn_seconds not in TURN_TIMER_CHOICES:
         raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
     if bot_level and not _known_level(bot_level):
@@ -75,13 +78,15 @@ def do_create_table(
             is_private=is_private,
             rated=rated,
             bot_level=bot_level,
+            rematch=rematch,
         )
         if host is not None and not users:
             users = [host]
         for number in range(rules.players):
             user = users[number] if number < len(users) else None
             level = (bot_seats or {}).get(number, "") if user is None else ""
-            TableSeat.objects.create(table=table, number=number, user=user, bot_level=level)
+            # Whoever is seated at the opening agreed to this table's first deal.
+            TableSeat.objects.create(table=table, number=number, user=user, bot_level=level, ready=user is not None)
         if start:
             _fill_empty_seats(table)
             _deal_new_game(table)
@@ -125,9 +130,10 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None, invite
         if seat is None:
             raise TableRefused(_("That seat is taken.") if seat_number is not None else _("The table is full."))
         seat.user = user
-        seat.save(update_fields=["user"])
-        if not table.seats.filter(user__isnull=True, bot_level="").exists():
-            _deal_new_game(table)  # a full table starts itself
+        seat.ready = True  # sitting down at a waiting table is agreeing to its next deal
+        seat.save(update_fields=["user", "ready"])
+        if not table.seats.filter(user__isnull=True, bot_level="").exists() and not _not_ready(table):
+            _deal_new_game(table)  # a full table starts itself once everyone seated agreed
         _notify(table)
         return seat
 
@@ -149,7 +155,8 @@ def do_leave_table(*, table_id: int, user) -> None:
         if table.status == Table.Status.PLAYING:
             raise TableRefused(_("The game is on: resign to leave it."))
         seat.user = None
-        seat.save(update_fields=["user"])
+        seat.ready = False
+        seat.save(update_fields=["user", "ready"])
         if table.host_id == user.pk:
             heir = table.seats.filter(user__isnull=False).first()
             table.host = heir.user if heir else None
@@ -181,21 +188,53 @@ def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
         _notify(table)
 
 
-def do_start_game(*, table_id: int, user) -> Game:
-    """The host deals (also "play again" after a game): empty seats get the table's bots."""
+def do_start_game(*, table_id: int, user) -> Game | None:
+    """The host deals the first game; after a game each seated person presses
+    "play again", and the next game is dealt once every person seated agreed
+    (bots always do). Returns the new game, or None while others have not agreed.
+    Empty seats get the table's bots."""
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status == Table.Status.PLAYING:
             raise TableRefused(_("The game is already on."))
         if table.status == Table.Status.CLOSED:
             raise TableRefused(_("This table is closed."))
-        seated = table.seats.filter(user=user).exists()
-        if table.host_id != user.pk and not (table.status == Table.Status.FINISHED and seated):
+        if not table.rematch:
+            raise TableRefused(_("The games at this table are dealt by its tournament, not by the players."))
+        seat = table.seats.filter(user=user).first()
+        first_game = not table.games.exists()
+        if seat is None or (first_game and table.host_id != user.pk):
             raise TableRefused(_("Only the host starts the game."))
+        if not seat.ready:
+            seat.ready = True
+            seat.save(update_fields=["ready"])
+        if _not_ready(table):
+            _notify(table)  # the others see who agreed
+            return None
         _fill_empty_seats(table)
         game = _deal_new_game(table)
         _notify(table)
         return game
+
+
+def do_deal_next_game(*, table_id: int) -> Game:
+    """Code deals the next game at a table it runs (a tournament round's table,
+    a benchmark), whatever the players pressed: they are committed to it."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            raise TableRefused(_("The game is already on."))
+        if table.status == Table.Status.CLOSED:
+            raise TableRefused(_("This table is closed."))
+        _fill_empty_seats(table)
+        game = _deal_new_game(table)
+        _notify(table)
+        return game
+
+
+def _not_ready(table: Table) -> bool:
+    """Someone seated has not agreed to the next deal yet."""
+    return table.seats.filter(user__isnull=False, ready=False).exists()
 
 
 def _known_level(level: str) -> bool:
@@ -238,6 +277,7 @@ def _deal_new_game(table: Table) -> Game:
             game=game, number=seat.number, user=seat.user, bot_level=seat.bot_level, team=rules.team_of(seat.number)
         )
     schedule_new_game(game, position, timezone.now())
+    table.seats.update(ready=False)  # "play again" after this game is asked anew
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])
     return game

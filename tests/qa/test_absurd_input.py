@@ -67,3 +67,52 @@ def test_a_number_out_of_range_names_no_database_constraint(client, director, fi
     assert "Убедитесь, что это значение" in text
     assert "ограничение" not in text
     assert not Tournament.objects.exists()
+
+
+def an_event():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return Tournament.objects.create(
+        name="Кубок QA",
+        variant="podkidnoy",
+        rules={},
+        table_size=2,
+        rounds=2,
+        starts_at=timezone.now() + timedelta(hours=1),
+    )
+
+
+def messages_after(client, event, data):
+    return client.post(f"/tournaments/{event.pk}/direct/", data, follow=True).content.decode()
+
+
+@pytest.mark.parametrize("points", ["nan", "1e400", "-inf"])
+def test_a_corrected_score_must_be_a_finite_number(client, director, points):
+    """ "nan" was a server error (NaN into the database) and "1e400" stored an infinite score."""
+    client.force_login(director)
+    page = messages_after(client, an_event(), {"action": "correct", "result": "0", "points": points})
+    assert "Очки должны быть числом." in page
+
+
+def test_a_refused_edit_names_the_fields_by_their_labels(client, director):
+    """The message was "* rounds * ..." with the fields' code names, in English."""
+    client.force_login(director)
+    event = an_event()
+    page = messages_after(
+        client, event, {"action": "edit", **EVENT, "rounds": "0", "pause_between_rounds": "-1 00:00:00"}
+    )
+    assert "Туров: Убедитесь, что это значение больше либо равно 1." in page
+    assert "Пауза между турами: Укажите продолжительность от 0 до 24 часов" in page
+    assert "* rounds" not in page
+    event.refresh_from_db()
+    assert event.rounds == 2
+
+
+def test_a_negative_count_gets_one_message_not_two(client, director):
+    """-5 rounds got "больше либо равно 0" and "больше либо равно 1" together."""
+    client.force_login(director)
+    text = create(client, rounds="-5").content.decode()
+    assert "Убедитесь, что это значение больше либо равно 1." in text
+    assert "больше либо равно 0" not in text

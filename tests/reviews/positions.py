@@ -1,4 +1,4 @@
-"""Positions built by hand for the review tests (R-ids from /work/shared/rules/house-rules.md)."""
+"""Positions built by hand for the review tests (rule ids R1-R27 from docs/rules.md)."""
 
 from __future__ import annotations
 

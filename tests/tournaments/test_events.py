@@ -397,14 +397,37 @@ def test_table_elimination_at_tables_of_three_ends_with_one_winner():
     assert Entrant.objects.filter(tournament=event, eliminated_in_round=None).count() == 1
 
 
-def test_a_game_dealt_by_a_player_after_the_round_counts_for_nothing():
+def test_players_cannot_deal_another_game_at_an_event_table(client):
+    """Play again at a round's table would seat the absent opponent, who then
+    times out and loses: the event deals its tables' games, nobody else."""
     users = make_users(4)
     event = make_event(rounds=2, pause_between_rounds=timedelta(minutes=5))
     register_all(event, users)
     start(event)
     play_round(event, 1)
     rt = RoundTable.objects.get(round__number=1, round__tournament=event)
-    extra = tables.do_start_game(table_id=rt.table_id, user=users[0])  # "play again" at the event's table
+    games_before = Table.objects.get(pk=rt.table_id).games.count()
+    for user in users:
+        if TableSeat.objects.filter(table_id=rt.table_id, user=user).exists():
+            with pytest.raises(tables.TableRefused) as refused:
+                tables.do_start_game(table_id=rt.table_id, user=user)
+            assert str(refused.value) == "Игры за этим столом раздаёт турнир, а не игроки."
+    table = Table.objects.get(pk=rt.table_id)
+    assert table.games.count() == games_before
+    assert table.status == Table.Status.FINISHED
+    client.force_login(TableSeat.objects.filter(table=table, user__isnull=False).first().user)
+    page = client.get(f"/t/{table.pk}/").content.decode()
+    assert "Сыграть ещё" not in page and "/start/" not in page  # the table page offers no deal either
+
+
+def test_a_game_dealt_at_an_event_table_after_the_round_counts_for_nothing():
+    users = make_users(4)
+    event = make_event(rounds=2, pause_between_rounds=timedelta(minutes=5))
+    register_all(event, users)
+    start(event)
+    play_round(event, 1)
+    rt = RoundTable.objects.get(round__number=1, round__tournament=event)
+    extra = tables.do_deal_next_game(table_id=rt.table_id)  # e.g. a late repeated nudge
     extra = play_game(extra)
     tasks.record_game(extra.pk)
     tasks.sweep_events()

@@ -65,6 +65,46 @@ def test_the_director_page_is_for_directors_only(client, director):
     assert event.announcement == "Начинаем через 5 минут"
 
 
+def test_the_director_page_offers_start_now_only_before_the_start(client, director):
+    users = make_users(4)
+    event = make_event(rounds=2, pause_between_rounds=timedelta(minutes=5))
+    client.force_login(director)
+    page = client.get(f"/tournaments/{event.pk}/direct/").content.decode()
+    assert 'value="start"' in page and "Начать сейчас" in page
+    assert 'name="points_table"' in page and 'placeholder="[3, 2, 1, 0]"' in page
+    assert re.search(r'<input[^>]*name="points_table"[^>]*value="\[\]"', page) is None  # empty: the placeholder shows
+    for user in users:
+        services.do_register(tournament_id=event.pk, user=user)
+    Tournament.objects.filter(pk=event.pk).update(starts_at=timezone.now())
+    services.do_advance_event(tournament_id=event.pk)
+    page = client.get(f"/tournaments/{event.pk}/direct/").content.decode()
+    assert 'value="start"' not in page  # round 1 is being played
+    play_round(event, 1)
+    page = client.get(f"/tournaments/{event.pk}/direct/").content.decode()
+    assert "Начать следующий тур сейчас" in page  # between rounds: the next one may start early
+    Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
+    page = client.get(f"/tournaments/{event.pk}/direct/").content.decode()
+    assert 'value="start"' not in page
+
+
+def test_announcements_are_short_and_not_for_a_finished_event(client, director):
+    event = make_event()
+    client.force_login(director)
+    response = client.post(f"/tournaments/{event.pk}/direct/", {"action": "announce", "text": "я" * 501}, follow=True)
+    assert "В объявлении не больше 500 символов." in response.content.decode()
+    event.refresh_from_db()
+    assert event.announcement == ""
+    client.post(f"/tournaments/{event.pk}/direct/", {"action": "announce", "text": "я" * 500})
+    event.refresh_from_db()
+    assert event.announcement == "я" * 500
+    Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(services.TournamentRefused) as refused:
+        services.do_announce(tournament_id=event.pk, by=director, text="Ещё партию?")
+    assert str(refused.value) == "Событие завершено."
+    event.refresh_from_db()
+    assert event.announcement == "я" * 500
+
+
 def test_a_director_creates_an_event_without_being_a_superuser(client, director):
     client.force_login(director)
     response = client.post(
@@ -100,7 +140,13 @@ def test_csv_exports_of_standings_and_games(client):
     services.do_advance_event(tournament_id=event.pk)
     play_round(event, 1)
     standings = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
-    assert standings[0][:3] == ["rank", "name", "points"] and len(standings) == 5
+    assert standings[0] == ["место", "имя", "очки", "Бухгольц", "дураки", "рейтинг", "игры", "баи", "статус"]
+    assert len(standings) == 5 and standings[1][-1] == "играет"  # the state column speaks the same language
+    client.cookies["django_language"] = "en"
+    english = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
+    assert english[0] == ["rank", "name", "points", "buchholz", "duraks", "rating", "games", "byes", "state"]
+    assert english[1][-1] == "playing"
+    del client.cookies["django_language"]
     games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode())))
     assert len(games) == 1 + Result.objects.filter(round__tournament=event).count() == 5
     assert "Кросстаблица" in client.get(f"/tournaments/{event.pk}/").content.decode()
@@ -112,8 +158,9 @@ def test_pairs_page_invite_and_accept(client):
     client.post("/tournaments/pairs/", {"partner": b.username})
     client.force_login(b)
     pair_id = b.pairs_as_second.get().pk
-    client.post(f"/tournaments/pairs/{pair_id}/answer/", {"accept": "1"})
+    response = client.post(f"/tournaments/pairs/{pair_id}/answer/", {"accept": "1"}, follow=True)
     assert b.pairs_as_second.get().status == "active"
+    assert f"Вы с {a.username} теперь пара." in response.content.decode()
     assert client.get(f"/tournaments/pairs/{pair_id}/").status_code == 200
 
 

@@ -385,6 +385,9 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
     game = snapshot.get("game")
     seated = viewer_id is not None and any(s.get("user_id") == viewer_id for s in snapshot["seats"])
     open_table = table["status"] in ("waiting", "finished")
+    # After a game the next one needs every person seated to agree ("play again").
+    between_games = game is not None and open_table
+    agreed = between_games and any(s.get("user_id") == viewer_id and s.get("ready") for s in snapshot["seats"])
     seats = []
     for s in snapshot["seats"]:
         empty = not s.get("user_id") and not s.get("bot_level")
@@ -398,6 +401,7 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
                 "is_bot": bool(s.get("bot_level")) and not s.get("user_id"),
                 "bot_label": display.bot_label(s["bot_level"]) if s.get("bot_level") else "",
                 "empty": empty,
+                "ready": between_games and bool(s.get("user_id")) and bool(s.get("ready")),
                 "can_join": open_table
                 and table["status"] == "waiting"
                 and empty
@@ -416,8 +420,13 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
         "can_resign": playing
         and viewer_id is not None
         and any(s.get("user_id") == viewer_id and not s.get("autopilot") for s in game["seats"]),
-        "can_start": open_table and seated and (is_host or table["status"] == "finished"),
-        "play_again": table["status"] == "finished",
+        "can_start": open_table
+        and seated
+        and table.get("rematch", True)
+        and (is_host or game is not None)
+        and not agreed,
+        "play_again": game is not None,
+        "agreed": agreed,
         "free_seats": sum(1 for s in seats if s["empty"]),
         "closed": table["status"] == "closed",
     }
