@@ -80,7 +80,11 @@ def test_record_and_verify_pages_say_what_an_outside_verifier_needs(client, play
     assert game.deal_method == 2
     for url in pages(game)[::2]:
         page = client.get(url).content.decode()
-        assert f"Раздающий: место {game.dealer} " in page
+        # Seats are counted from 1 everywhere on the site; the verifier's --dealer from 0.
+        assert (
+            f"Раздающий: место {game.dealer + 1} (программа проверки считает места от 0: --dealer {game.dealer})."
+            in page
+        )
         assert "Способ раздачи: 2." in page
         match = COMMAND_RE.search(page)
         assert match, url
