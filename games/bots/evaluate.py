@@ -28,11 +28,8 @@ import math
 import random
 from dataclasses import dataclass
 
-from games.engine import Game
-
-from .arena import next_seat
 from .heuristic import HeuristicBot
-from .search import PLAYOUT_MAX_ACTIONS, DealSampler
+from .search import DealSampler, playout
 
 PRUNE_AFTER_DEALS = 24
 PRUNE_STANDARD_ERRORS = 3.0
@@ -95,7 +92,7 @@ def evaluate(view: dict, *, deals: int = 300, playouts: int | None = None, seed=
     while done < deals and spent + len(alive) <= limit:
         game = sampler.sample(rng)
         for action in alive:
-            scores[action].append(_playout(game.copy(), seat, action, policy))
+            scores[action].append(playout(game.copy(), seat, action, policy))
         spent += len(alive)
         done += 1
         if done >= PRUNE_AFTER_DEALS and len(alive) > 1 + len(kept):
@@ -104,50 +101,6 @@ def evaluate(view: dict, *, deals: int = 300, playouts: int | None = None, seed=
         return None
     values = {a: sum(s) / len(s) for a, s in scores.items()}
     return Evaluation(values=values, scores=scores, deals=done, playouts=spent)
-
-
-def _playout(game: Game, seat: int, action: str, policy: HeuristicBot) -> float:
-    game.act(seat, action)
-    rules = game.rules
-    seats = [
-        {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True} for s in range(rules.players)
-    ]
-    rules_data = rules.to_dict()
-    for _ in range(PLAYOUT_MAX_ACTIONS):  # perevodnoy can loop for ever: such a playout is a draw
-        if game.is_over:
-            break
-        mover = next_seat(game)
-        legal = game.legal_actions(mover)
-        if len(legal) == 1:
-            game.act(mover, legal[0])
-        else:
-            game.act(mover, policy.choose(_rollout_view(game, mover, legal, rules_data, seats)))
-    if not game.is_over or not game.losers:
-        return 0.5
-    return 0.0 if seat in game.losers else 1.0
-
-
-def _rollout_view(game: Game, seat: int, legal: list, rules: dict, seats: list) -> dict:
-    """The part of `Game.view` the club player reads, built cheaply (the rollouts' own time goes here)."""
-    table = game.table
-    places = game.places
-    for record in seats:
-        s = record["seat"]
-        record["cards"] = len(game.hand(s))
-        record["in_game"] = s not in places
-    return {
-        "seat": seat,
-        "rules": rules,
-        "trump": game.trump,
-        "stock_size": game.stock_size,
-        "hand": game.hand(seat),
-        "seats": seats,
-        "table": table,
-        "defender": game.defender,
-        "taking": any(d is None for _, d in table) and game.defender not in game.to_move(),
-        "attack_limit": game.attack_limit,
-        "legal_actions": legal,
-    }
 
 
 def _prune(alive: list, scores: dict, kept: set) -> list:

@@ -125,29 +125,32 @@ class SearchBot:
     # ------------------------------------------------------------- playouts
 
     def _playout(self, game: Game, seat: int, action: str) -> float:
-        game.act(seat, action)
-        choose = self.policy.choose
-        rules = game.rules
-        # The seat records of the playout views, updated in place (the club player keeps no reference).
-        seats = [
-            {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True}
-            for s in range(rules.players)
-        ]
-        rules_data = rules.to_dict()
-        for _ in range(PLAYOUT_MAX_ACTIONS):
-            if game.is_over:
-                break
-            mover = next_seat(game)
-            legal = game.legal_actions(mover)
-            game.act(
-                mover, legal[0] if len(legal) == 1 else choose(_playout_view(game, mover, legal, rules_data, seats))
-            )
-        if not game.is_over:
-            return 0.5
-        losers = game.losers
-        if not losers:
-            return 0.5
-        return 0.0 if seat in losers else 1.0
+        return playout(game, seat, action, self.policy)
+
+
+def playout(game: Game, seat: int, action: str, policy) -> float:
+    """Play `action` for `seat`, then the game out with `policy` in every seat: 1 if the
+    seat's side did not lose, 1/2 for a draw or a playout cut short, 0 for a loss.
+
+    `game` is played on (hand a copy). Also the reviews' judge (games.bots.evaluate).
+    """
+    game.act(seat, action)
+    choose = policy.choose
+    rules = game.rules
+    # The seat records of the playout views, updated in place (the club player keeps no reference).
+    seats = [
+        {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True} for s in range(rules.players)
+    ]
+    rules_data = rules.to_dict()
+    for _ in range(PLAYOUT_MAX_ACTIONS):  # perevodnoy can loop for ever: such a playout is a draw
+        if game.is_over:
+            break
+        mover = next_seat(game)
+        legal = game.legal_actions(mover)
+        game.act(mover, legal[0] if len(legal) == 1 else choose(_playout_view(game, mover, legal, rules_data, seats)))
+    if not game.is_over or not game.losers:
+        return 0.5
+    return 0.0 if seat in game.losers else 1.0
 
 
 def _playout_view(game: Game, seat: int, legal: list, rules: dict, seats: list) -> dict:
