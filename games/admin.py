@@ -142,6 +142,10 @@ class PlayerUserAdmin(UserAdmin):
     list_display = (*UserAdmin.list_display, "is_guest")
     list_filter = (*UserAdmin.list_filter, "profile__is_guest")
 
+    def get_inline_instances(self, request, obj=None):
+        # A new user's profile is made when he is saved (games.services.accounts.keep_name_key).
+        return super().get_inline_instances(request, obj) if obj is not None else []
+
     @admin.display(boolean=True, description=_("guest"))
     def is_guest(self, obj):
         profile = getattr(obj, "profile", None)

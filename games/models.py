@@ -17,6 +17,10 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     is_guest = models.BooleanField(default=False)
+    # The user name as two names must differ in (games.services.accounts.name_key), so the
+    # sign-up check is one indexed look-up and the unique index settles two sign-ups at once.
+    # A look-alike made outside sign-up (admin, code) keeps "key#pk" instead of failing.
+    name_key = models.CharField(max_length=255, unique=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):

@@ -33,10 +33,10 @@ def sign_up(request):
     if request.method == "POST" and form.is_valid():
         try:
             limits.check_signup_rate(request)
+            user = accounts.do_sign_up(form)  # refuses a look-alike that signed up a moment ago
         except Refusal as refusal:
             form.add_error(None, str(refusal))
         else:
-            user = accounts.do_sign_up(form)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request))
     return render(request, "games/accounts/signup.html", {"form": form, "next": _next_url(request, "")})

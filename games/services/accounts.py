@@ -5,10 +5,11 @@ import secrets
 import unicodedata
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.errors import Refusal
 from games.models import Profile, Table
 
 from .play import do_finish_now, do_resign
@@ -16,25 +17,34 @@ from .tables import do_create_table, do_leave_table
 
 GUEST_BOT_LEVEL = "heuristic"
 
-# Names nobody may sign up with: they would pass for the site's staff or for a
-# guest. Compared after `name_key` with separators and trailing digits removed,
-# so "Admin", "ad-min", "admin_2" and "ＡＤＭＩＮ" are all "admin".
-RESERVED_NAMES = frozenset(
+# Names nobody may sign up with: they would pass for the site's staff, its bots
+# ("Bot 2" at a table) or a guest. Compared after `name_key` with separators and
+# trailing digits removed, so "Admin", "ad-min", "admin_2" and "ＡＤＭＩＮ" are all "admin".
+STAFF_NAMES = frozenset(
     {
         "admin", "admins", "administrator", "administrators", "moderator", "moderators", "mod", "staff",
         "support", "helpdesk", "root", "system", "sysadmin", "superuser", "owner", "official", "security",
-        "server", "durak", "bot", "guest", "anonymous",
+        "server", "durak", "guest", "anonymous",
         "админ", "админы", "администратор", "администрация", "модератор", "модераторы", "поддержка",
-        "система", "сервер", "дурак", "бот", "гость", "аноним",
+        "система", "сервер", "дурак", "гость", "аноним",
     }
 )  # fmt: skip
+BOT_NAMES = frozenset({"bot", "bots", "бот", "боты"})
+RESERVED_NAMES = STAFF_NAMES | BOT_NAMES
 GUEST_NAME_RE = re.compile(r"^(?:guest|гость)\d*$")
+# A name that starts like a bot's ("Bot: Medium", "Бот: Сильный") is a bot's too.
+BOT_NAME_RE = re.compile(r"^(?:bots?|боты?):")
 _SEPARATORS = re.compile(r"[\s_.@+\-]+")
+NAME_KEY_LENGTH = 255  # Profile.name_key
 
 
 def name_key(name: str) -> str:
     """What two names must differ in: NFKC, case folded, runs of spaces as one, trimmed."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _stored_key(key: str, suffix: str = "") -> str:
+    return key[: NAME_KEY_LENGTH - len(suffix)] + suffix
 
 
 def _bare(name: str) -> str:
@@ -43,27 +53,53 @@ def _bare(name: str) -> str:
     return bare.rstrip("0123456789") or bare
 
 
+NAME_TAKEN = _("A player with this name already exists.")
+
+
 def username_refusal(name: str):
-    """Why `name` cannot be a new player's name (a translated text), or None."""
+    """Why `name` cannot be a new player's name (a translated text), or None.
+    One indexed query at most, however many players the club has."""
     key = name_key(name)
     flat = _SEPARATORS.sub("", key)
     if GUEST_NAME_RE.match(flat):
         return _("Names like “Guest-1234” are kept for guests: choose another name.")
-    if _bare(name) in RESERVED_NAMES:
+    bare = _bare(name)
+    if bare in BOT_NAMES or BOT_NAME_RE.match(flat):
+        return _("Names like “Bot 2” are kept for the site’s bots: choose another name.")
+    if bare in STAFF_NAMES:
         return _("This name is kept for the site’s staff: choose another name.")
-    User = get_user_model()
-    if User.objects.filter(username__iexact=name.strip()).exists() or any(
-        name_key(existing) == key for existing in User.objects.values_list("username", flat=True).iterator()
-    ):
-        return _("A player with this name already exists.")
+    if Profile.objects.filter(name_key=_stored_key(key)).exists():
+        return NAME_TAKEN
     return None
 
 
+class NameTaken(Refusal):
+    """Someone took a look-alike of the name between the form's check and the save."""
+
+
+def keep_name_key(sender, instance, created, raw=False, update_fields=None, **kwargs):
+    """post_save of the user model (connected in GamesConfig.ready): every user, however
+    made (sign-up, guest, admin, code), has a profile holding his name's key."""
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return  # a fixture, or a save that cannot rename (last_login at each login)
+    key = _stored_key(name_key(instance.get_username()))
+    if not created and Profile.objects.filter(user=instance, name_key=key).exists():
+        return
+    try:
+        with transaction.atomic():  # a savepoint: a look-alike must not break the caller's transaction
+            Profile.objects.update_or_create(user=instance, defaults={"name_key": key})
+    except IntegrityError:
+        # A look-alike made outside sign-up (which refuses it, see do_sign_up) is let be.
+        Profile.objects.update_or_create(user=instance, defaults={"name_key": _stored_key(key, f"#{instance.pk}")})
+
+
 def do_sign_up(form):
-    """Save a valid UserCreationForm: the new user and his profile."""
+    """Save a valid UserCreationForm: the new user and his profile. Raises NameTaken
+    (and saves nothing) when a look-alike signed up since the form's check."""
     with transaction.atomic():
-        user = form.save()
-        Profile.objects.get_or_create(user=user)
+        user = form.save()  # keep_name_key makes the profile
+        if user.profile.name_key != _stored_key(name_key(user.get_username())):
+            raise NameTaken(NAME_TAKEN)  # leaving the atomic block undoes the user too
     return user
 
 
@@ -84,8 +120,9 @@ def do_create_guest(*, prefix: str = "Guest"):
     with transaction.atomic():
         user = User(username=_guest_username(prefix))
         user.set_unusable_password()
-        user.save()
-        Profile.objects.create(user=user, is_guest=True)
+        user.save()  # keep_name_key makes the profile
+        user.profile.is_guest = True
+        user.profile.save(update_fields=["is_guest"])
     return user
 
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
-from games.models import Game, Profile, QueueEntry, Table, TableSeat
+from games.models import Game, QueueEntry, Table, TableSeat
 from games.services import matchmaking
 from tests.support.games import make_user
 
@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db
 
 def guest(name):
     user = make_user(name)
-    Profile.objects.create(user=user, is_guest=True)
+    user.profile.is_guest = True  # the profile comes with the user
+    user.profile.save()
     return user
 
 

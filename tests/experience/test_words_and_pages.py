@@ -200,8 +200,8 @@ def test_idle_tables_are_closed_and_idle_games_without_timer_are_ended():
 
 def test_end_quick_games_leaves_a_table_between_games():
     alice = make_user("alice")
-    Profile = accounts.Profile
-    Profile.objects.create(user=alice, is_guest=True)
+    alice.profile.is_guest = True  # the profile comes with the user
+    alice.profile.save()
     _user, table = accounts.do_play_as_guest(user=alice)
     game = latest_game(table)
     play.do_resign(game_id=game.pk, user=alice)

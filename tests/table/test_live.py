@@ -377,10 +377,9 @@ async def test_private_tables_admit_players_and_invited_guests_only():
 
 @database_sync_to_async
 def make_guest(name: str):
-    from games.models import Profile
-
     user = get_user_model().objects.create_user(name)
-    Profile.objects.create(user=user, is_guest=True)
+    user.profile.is_guest = True  # the profile comes with the user
+    user.profile.save()
     return user
 
 
