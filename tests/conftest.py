@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import subprocess
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -49,6 +52,39 @@ def postgres_url() -> str:
 def redis_url() -> str:
     """URL of a reachable Redis server (TEST_REDIS_URL, else local default)."""
     return _service_url("TEST_REDIS_URL", DEFAULT_REDIS_URL, "Redis", 6379)
+
+
+@pytest.fixture
+def private_redis_port():
+    """A redis-server of the test's own on a free port (tests that restart Redis or hold its
+    queues must not touch the machine's): its port. Skips on a bare machine without
+    redis-server; fails under CI=true. A test may stop it itself."""
+    binary = shutil.which("redis-server")
+    if not binary:
+        if in_ci():
+            pytest.fail("redis-server is not installed; CI=true requires it", pytrace=False)
+        pytest.skip("redis-server is not installed")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    process = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.1)
+    try:
+        yield port
+    finally:
+        if process.poll() is None:
+            process.terminate()
+        process.wait(10)
 
 
 @pytest.fixture(autouse=True)

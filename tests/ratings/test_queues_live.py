@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -24,8 +22,6 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-
-from tests.conftest import in_ci
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 90
@@ -58,37 +54,9 @@ services.enqueue_rate_game({perevodnoy}, "perevodnoy")
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
-def private_redis_url():
-    binary = shutil.which("redis-server")
-    if not binary:
-        if in_ci():
-            pytest.fail("redis-server is not installed; CI=true requires it", pytrace=False)
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.1)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)
+def private_redis_url(private_redis_port):
+    return f"redis://127.0.0.1:{private_redis_port}/0"
 
 
 @pytest.fixture
