@@ -171,47 +171,42 @@ def table_bot(request, table_id: int):
     return _back_to_table(table_id)
 
 
-@table_action
-def table_resign(request, table_id: int):
+def _act_on_playing_game(request, table_id: int, service, done: str = ""):
+    """Call `service(game_id=..., user=...)` on the game being played at the table."""
     game_id = selectors.playing_game_id(table_id)
     if game_id is None:
         messages.error(request, _("No game is being played at this table."))
         return _back_to_table(table_id)
     try:
-        play.do_resign(game_id=game_id, user=request.user)
+        service(game_id=game_id, user=request.user)
     except Refusal as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.info(request, _("You resigned: a bot plays your cards to the end, and you take last place."))
+        if done:
+            messages.info(request, done)
     return _back_to_table(table_id)
+
+
+@table_action
+def table_resign(request, table_id: int):
+    return _act_on_playing_game(
+        request,
+        table_id,
+        play.do_resign,
+        done=_("You resigned: a bot plays your cards to the end, and you take last place."),
+    )
 
 
 @table_action
 def table_back(request, table_id: int):
     """The "I'm back" button: take the seat back from the autopilot."""
-    game_id = selectors.playing_game_id(table_id)
-    if game_id is None:
-        messages.error(request, _("No game is being played at this table."))
-        return _back_to_table(table_id)
-    try:
-        play.do_return_to_seat(game_id=game_id, user=request.user)
-    except Refusal as refusal:
-        messages.error(request, str(refusal))
-    return _back_to_table(table_id)
+    return _act_on_playing_game(request, table_id, play.do_return_to_seat)
 
 
 @table_action
 def table_finish(request, table_id: int):
     """Play out at once a game that only bots still play."""
-    game_id = selectors.playing_game_id(table_id)
-    if game_id is None:
-        messages.error(request, _("No game is being played at this table."))
-        return _back_to_table(table_id)
-    try:
-        play.do_finish_now(game_id=game_id, user=request.user)
-    except Refusal as refusal:
-        messages.error(request, str(refusal))
-    return _back_to_table(table_id)
+    return _act_on_playing_game(request, table_id, play.do_finish_now)
 
 
 # ------------------------------------------------------------------- play now
