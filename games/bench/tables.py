@@ -27,6 +27,16 @@ The players' moves are chosen by the "heuristic" bot from a local copy of the
 position (the engine is deterministic, so the client's copy follows the
 server's); when a game ends the table deals again (outside the timing) and its
 sockets reconnect.
+
+The floor (unless `--no-floor`): a second daphne, same environment, its own port,
+serves `games.bench.floor:application`: Channels, the same channel layer and
+settings, ONE SQLite transaction and one `group_send` per action, and a frame shaped
+like the site's (padded to `--floor-frame-bytes`), but no game logic. For each
+table size the site is measured, then the floor (idle latency and saturation, not
+the open-loop rates), with the same client, so both see the same machine; the
+report gives the site's share of the floor. Both servers stay up for the whole run:
+the CPU time of the idle one during the other's run is recorded (`background_s`).
+The saturation rows also carry the CPU ms per action of the server and of the client.
 """
 
 from __future__ import annotations
@@ -58,6 +68,9 @@ STATE_RE = re.compile(rb'id="table-state"[^>]*?data-game="(\d*)" data-moves="(\d
 P99_TARGET_MS = 10.0
 DEFAULT_RATES = {2: [25, 50, 75, 100, 150, 200, 300, 400, 600, 800], 6: [10, 25, 50, 75, 100, 150, 200, 300]}
 SERVICE_PATH_MOVES = 200
+FLOOR_APPLICATION = "games.bench.floor:application"
+FLOOR_FRAME_BYTES_ENV = "DURAK_FLOOR_FRAME_BYTES"  # the floor's frame size, read by games.bench.floor
+DEFAULT_FLOOR_FRAME_BYTES = 8192  # about the site's state frames (its report prints their mean size)
 
 
 class BenchFailed(Exception):
@@ -74,11 +87,15 @@ class Options:
     debug: bool = False  # daphne with DEBUG on, as `dev.py serve`
     celery: bool = True  # the embedded Celery worker and beat in the server
     json_path: str = ""  # also write the results there
+    floor: bool = True  # also measure the framework floor (games.bench.floor) in the same run
+    floor_frame_bytes: int = DEFAULT_FLOOR_FRAME_BYTES  # the floor's state frames (0: bare, small frames)
 
     def __post_init__(self):
         for n in self.seats:
             if not 2 <= n <= 6:
                 raise BenchFailed("tables seat 2 to 6 players")
+        if self.floor_frame_bytes < 0:
+            raise BenchFailed("the floor's frames cannot be smaller than 0 bytes")
 
     def arguments(self) -> list[str]:
         """The command line that gives these options to `bench_tables`."""
@@ -89,7 +106,8 @@ class Options:
             f"--duration={self.duration}",
             f"--tables={self.tables}",
         ]
-        args += ["--debug"] * self.debug + ["--no-celery"] * (not self.celery)
+        args += ["--debug"] * self.debug + ["--no-celery"] * (not self.celery) + ["--no-floor"] * (not self.floor)
+        args.append(f"--floor-frame-bytes={self.floor_frame_bytes}")
         if self.json_path:
             args.append(f"--json={Path(self.json_path).resolve()}")
         return args
@@ -123,18 +141,32 @@ def relaunch(options: Options, write) -> int:
 
 
 def measure(options: Options, write) -> dict:
-    """The child's work: migrate the fresh database, start daphne, drive it, stop it."""
+    """The child's work: migrate the fresh database, start daphne (and the floor's),
+    drive them, stop them."""
     call_command("migrate", verbosity=0, interactive=False)
-    port = free_port()
-    server = start_daphne(port)
+    servers: list[Server] = []
     try:
-        results = asyncio.run(run_all(port, server.pid, options, write))
+        site = Server("site", free_port())
+        site.process = start_daphne(site.port)
+        servers.append(site)
+        floor = None
+        if options.floor:
+            from games.bench import floor as floor_app
+
+            floor_app.prepare_database()  # the counter table, before the floor's daphne opens the file
+            floor = Server("floor", free_port())
+            env = {FLOOR_FRAME_BYTES_ENV: str(options.floor_frame_bytes)}
+            floor.process = start_daphne(floor.port, FLOOR_APPLICATION, env)
+            servers.append(floor)
+        results = asyncio.run(run_all(site, floor, options, write))
     finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.process.terminate()
+        for server in servers:
+            try:
+                server.process.wait(15)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
     results["machine"] = machine()
     results["settings"] = {
         "debug": settings.DEBUG,
@@ -142,6 +174,8 @@ def measure(options: Options, write) -> dict:
         "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
         "celery_embedded": options.celery,
     }
+    if options.floor:
+        results["settings"]["floor"] = {"application": FLOOR_APPLICATION, "frame_bytes": options.floor_frame_bytes}
     if options.json_path:
         Path(options.json_path).write_text(json.dumps(results, indent=2))
     return results
@@ -156,11 +190,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_daphne(port: int) -> subprocess.Popen:
+@dataclass
+class Server:
+    """A daphne this run started: "site" or "floor"."""
+
+    name: str
+    port: int
+    process: subprocess.Popen | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+def start_daphne(port: int, application: str = "durak_site.asgi:application", env: dict | None = None):
+    """A daphne serving `application` on `port`, in this process's environment (plus `env`)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"],
+        [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port), application],
         cwd=settings.BASE_DIR,
-        env=dict(os.environ),
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -205,7 +253,10 @@ def machine() -> dict:
 
 
 class Socket:
-    """One browser tab: a websocket to ws/table/<id>/ that tracks the state it shows."""
+    """One browser tab: a websocket to ws/table/<id>/ (or the floor's ws/floor/<id>/)
+    that tracks the state it shows."""
+
+    tally = [0, 0]  # frames carrying #table-state received by all sockets, and their bytes
 
     def __init__(self, connection: ClientConnection):
         self.connection = connection
@@ -217,12 +268,12 @@ class Socket:
         self.task = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, port: int, path: str, cookie: str) -> Socket:
+    async def open(cls, port: int, path: str, cookie: str = "") -> Socket:
         try:
             connection = await connect(
                 f"ws://127.0.0.1:{port}{path}",
                 origin=f"http://127.0.0.1:{port}",
-                additional_headers={"Cookie": f"sessionid={cookie}"},
+                additional_headers={"Cookie": f"sessionid={cookie}"} if cookie else None,
                 compression=None,  # the site's frames go uncompressed, as to a browser without deflate
                 ping_interval=None,
                 close_timeout=1,
@@ -240,6 +291,8 @@ class Socket:
                 self.frames += 1
                 found = STATE_RE.search(payload)
                 if found:
+                    Socket.tally[0] += 1
+                    Socket.tally[1] += len(payload)
                     game, moves = found.groups()
                     self.game = int(game) if game else None
                     self.moves = int(moves) if moves else 0
@@ -357,6 +410,48 @@ class Table:
         await self.connect()
 
 
+class FloorTable:
+    """A table of the floor (games.bench.floor): its sockets, a dummy action, a local move count."""
+
+    ACTION = "floor"
+    _ids = iter(range(1, 10**9))  # one id per table of the run: each has its own counter row
+
+    def __init__(self, port: int, seats: int):
+        self.port = port
+        self.id = next(FloorTable._ids)
+        self.seats = seats
+        self.game_id = self.id  # the floor's frames show the table id as their game
+        self.sockets: list[Socket] = []
+        self.moves = 0
+
+    async def connect(self):
+        self.sockets = [await Socket.open(self.port, f"/ws/floor/{self.id}/") for _ in range(self.seats)]
+        await asyncio.gather(*(s.expect(self.game_id, 0) for s in self.sockets))
+        self.moves = max(s.moves for s in self.sockets)
+
+    async def close(self):
+        for s in self.sockets:
+            await s.close()
+
+    async def act(self, scheduled: float | None = None) -> float:
+        """One action, from the seats in turn; seconds until every seat shows it."""
+        seat = self.moves % self.seats
+        target = self.moves + 1
+        waits = [s.expect(self.game_id, target) for s in self.sockets]
+        start = time.perf_counter()
+        await self.sockets[seat].send(json.dumps({"action": self.ACTION}))
+        done = await asyncio.wait_for(asyncio.gather(*waits), timeout=30)
+        self.moves = target
+        return max(done) - (scheduled if scheduled is not None else start)
+
+
+async def open_floor_tables(port, count, seats):
+    tables = [FloorTable(port, seats) for _ in range(count)]
+    for table in tables:
+        await table.connect()
+    return tables
+
+
 # ---------------------------------------------------------------- the runs
 
 
@@ -385,8 +480,9 @@ async def open_tables(port, count, seats):
     return tables
 
 
-async def idle_latency(port, seats, samples):
-    (table,) = await open_tables(port, 1, seats)
+async def idle_latency(open_some, samples):
+    """One table (from `open_some(1)`), one action at a time."""
+    (table,) = await open_some(1)
     for _ in range(20):  # warm up
         await table.act()
         await asyncio.sleep(0.002)
@@ -429,7 +525,13 @@ async def open_loop(tables, rate, duration):
     return {"rate": rate, "achieved": round(len(latencies) / elapsed, 1), "errors": errors, **summary(latencies)}
 
 
-async def closed_loop(tables, duration):
+def per_action_ms(seconds: float, actions: int):
+    return round(1000 * seconds / actions, 3) if actions else None
+
+
+async def closed_loop(tables, duration, server_pid: int):
+    """Every table acts again as soon as its last action reached all seats; the actions/s,
+    and the CPU ms per action of the server (all its threads) and of this client."""
     latencies = []
     stop = time.perf_counter() + duration
 
@@ -437,45 +539,112 @@ async def closed_loop(tables, duration):
         while time.perf_counter() < stop:
             latencies.append(await table.act())
 
+    cpu0, client0 = cpu_seconds(server_pid), time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(drive(t) for t in tables))
     elapsed = time.perf_counter() - start
-    return {"tables": len(tables), "achieved": round(len(latencies) / elapsed, 1), **summary(latencies)}
+    server_s, client_s = cpu_seconds(server_pid) - cpu0, time.process_time() - client0
+    return {
+        "tables": len(tables),
+        "achieved": round(len(latencies) / elapsed, 1),
+        **summary(latencies),
+        "server_cpu_ms_per_action": per_action_ms(server_s, len(latencies)),
+        "client_cpu_ms_per_action": per_action_ms(client_s, len(latencies)),
+    }
 
 
-async def run_all(port, server_pid, options: Options, say):
-    results = {"idle": {}, "rates": {}, "best_rate": {}, "saturation": {}, "cpu": {}}
+async def saturation(tables, duration, server_pid, say):
+    """The closed loop with all the tables and with half of them: the better of the two."""
+    best = None
+    for count_tables in sorted({len(tables), max(2, len(tables) // 2)}):
+        row = await closed_loop(tables[:count_tables], duration, server_pid)
+        say(f"  saturation {row}")
+        if best is None or row["achieved"] > best["achieved"]:
+            best = row
+    return best
+
+
+def frame_bytes_since(start: list) -> int | None:
+    """Mean bytes of the state frames received since `start` (a copy of Socket.tally)."""
+    frames, size = Socket.tally[0] - start[0], Socket.tally[1] - start[1]
+    return round(size / frames) if frames else None
+
+
+def share(site: dict, floor: dict, seats: int) -> dict:
+    """The site as a share of the floor: saturation in % of the floor's, idle p50 as a factor."""
+    site_sat, floor_sat = site["saturation"][seats]["achieved"], floor["saturation"][seats]["achieved"]
+    site_p50, floor_p50 = site["idle"][seats]["p50"], floor["idle"][seats]["p50"]
+    return {
+        "saturation_pct": round(100 * site_sat / floor_sat, 1) if floor_sat else None,
+        "idle_p50_factor": round(site_p50 / floor_p50, 2) if floor_p50 else None,
+    }
+
+
+async def run_site(results, site: Server, floor: Server | None, seats: int, options: Options, say):
+    """The site's runs for one table size: idle latency, open-loop rates, saturation."""
+    cpu0, client0 = cpu_seconds(site.pid), time.process_time()
+    background0 = cpu_seconds(floor.pid) if floor else None
+    frames0 = list(Socket.tally)
+    say(f"tables of {seats}: idle latency ({options.samples} actions)...")
+    results["idle"][seats] = await idle_latency(lambda n: open_tables(site.port, n, seats), options.samples)
+    results["frame_bytes"][seats] = frame_bytes_since(frames0)
+    say(f"  {results['idle'][seats]}")
+    count = options.tables or (16 if seats == 2 else 8)
+    tables = await open_tables(site.port, count, seats)
+    rates = list(options.rates) or DEFAULT_RATES.get(seats, [50, 100])
+    results["rates"][seats] = []
+    for rate in rates:
+        row = await open_loop(tables, rate, options.duration)
+        results["rates"][seats].append(row)
+        say(f"  open loop {row}")
+        if row["p99"] > 5 * P99_TARGET_MS or row["achieved"] < 0.8 * rate:
+            break
+        await asyncio.sleep(0.3)
+    sustained = [r for r in results["rates"][seats] if r["p99"] <= P99_TARGET_MS and not r["errors"]]
+    results["best_rate"][seats] = max((r["rate"] for r in sustained), default=None)
+    results["saturation"][seats] = await saturation(tables, options.duration, site.pid, say)
+    for table in tables:
+        await table.close()
+    results["cpu"][seats] = {
+        "server_s": round(cpu_seconds(site.pid) - cpu0, 1),
+        "client_s": round(time.process_time() - client0, 1),
+    }
+    if floor:  # the idle floor's daphne meanwhile
+        results["floor"]["background_s"][seats] = {"floor_during_site": round(cpu_seconds(floor.pid) - background0, 1)}
+
+
+async def run_floor(results, floor: Server, site: Server, seats: int, options: Options, say):
+    """The floor's runs for one table size, as the site's: idle latency and saturation."""
+    cpu0, client0, background0 = cpu_seconds(floor.pid), time.process_time(), cpu_seconds(site.pid)
+    frames0 = list(Socket.tally)
+    say(f"floor, tables of {seats}: idle latency ({options.samples} actions)...")
+    results["idle"][seats] = await idle_latency(lambda n: open_floor_tables(floor.port, n, seats), options.samples)
+    results["frame_bytes"][seats] = frame_bytes_since(frames0)
+    say(f"  {results['idle'][seats]}")
+    tables = await open_floor_tables(floor.port, options.tables or (16 if seats == 2 else 8), seats)
+    results["saturation"][seats] = await saturation(tables, options.duration, floor.pid, say)
+    for table in tables:
+        await table.close()
+    results["cpu"][seats] = {
+        "server_s": round(cpu_seconds(floor.pid) - cpu0, 1),
+        "client_s": round(time.process_time() - client0, 1),
+    }
+    results["background_s"][seats]["site_during_floor"] = round(cpu_seconds(site.pid) - background0, 1)
+
+
+async def run_all(site: Server, floor: Server | None, options: Options, say):
+    """Per table size, the site, then the floor (so both see the same machine); then the
+    service path in this process."""
+    results = {"idle": {}, "rates": {}, "best_rate": {}, "saturation": {}, "cpu": {}, "frame_bytes": {}}
+    if floor:
+        results["floor"] = {"idle": {}, "saturation": {}, "cpu": {}, "frame_bytes": {}, "background_s": {}}
+        results["share"] = {}
     for seats in options.seats:
-        cpu0, client0 = cpu_seconds(server_pid), time.process_time()
-        say(f"tables of {seats}: idle latency ({options.samples} actions)...")
-        results["idle"][seats] = await idle_latency(port, seats, options.samples)
-        say(f"  {results['idle'][seats]}")
-        count = options.tables or (16 if seats == 2 else 8)
-        tables = await open_tables(port, count, seats)
-        rates = list(options.rates) or DEFAULT_RATES.get(seats, [50, 100])
-        results["rates"][seats] = []
-        for rate in rates:
-            row = await open_loop(tables, rate, options.duration)
-            results["rates"][seats].append(row)
-            say(f"  open loop {row}")
-            if row["p99"] > 5 * P99_TARGET_MS or row["achieved"] < 0.8 * rate:
-                break
-            await asyncio.sleep(0.3)
-        sustained = [r for r in results["rates"][seats] if r["p99"] <= P99_TARGET_MS and not r["errors"]]
-        results["best_rate"][seats] = max((r["rate"] for r in sustained), default=None)
-        best = None
-        for count_tables in sorted({len(tables), max(2, len(tables) // 2)}):
-            row = await closed_loop(tables[:count_tables], options.duration)
-            say(f"  saturation {row}")
-            if best is None or row["achieved"] > best["achieved"]:
-                best = row
-        results["saturation"][seats] = best
-        for table in tables:
-            await table.close()
-        results["cpu"][seats] = {
-            "server_s": round(cpu_seconds(server_pid) - cpu0, 1),
-            "client_s": round(time.process_time() - client0, 1),
-        }
+        await run_site(results, site, floor, seats, options, say)
+        if floor:
+            await run_floor(results["floor"], floor, site, seats, options, say)
+            results["share"][seats] = share(results, results["floor"], seats)
+            say(f"  site's share of the floor {results['share'][seats]}")
     results["service_path"] = await sync_to_async(service_path_costs)(options.seats)
     return results
 
@@ -558,4 +727,53 @@ def report(results) -> str:
     lines.append("service path, in-process (ms):")
     for seats, costs in results["service_path"].items():
         lines.append(f"  {seats} seats: " + ", ".join(f"{k} p50 {v['p50']} p99 {v['p99']}" for k, v in costs.items()))
+    lines.append(
+        "CPU ms per action at saturation (server daphne / client): "
+        + "; ".join(f"{seats} seats {cpu_per_action(sat)}" for seats, sat in results["saturation"].items())
+    )
+    lines.append(
+        "state frames, mean bytes: " + "; ".join(f"{seats} seats {b}" for seats, b in results["frame_bytes"].items())
+    )
+    if "floor" in results:
+        lines += floor_report(results)
     return "\n".join(lines) + "\n"
+
+
+def cpu_per_action(sat: dict | None) -> str:
+    sat = sat or {}
+    return f"{sat.get('server_cpu_ms_per_action')} / {sat.get('client_cpu_ms_per_action')}"
+
+
+def floor_report(results) -> list[str]:
+    floor = results["floor"]
+    frame = results["settings"].get("floor", {}).get("frame_bytes")
+    lines = [
+        "",
+        f"floor, same run and client ({FLOOR_APPLICATION}: one SQLite transaction and one group_send "
+        f"per action, no game logic; frames padded to {frame} bytes):",
+        "",
+        "| table | floor idle p50 ms | floor idle p99 ms | floor saturation actions/s (p99 ms) | "
+        "site saturation, % of floor | site idle p50 / floor | server CPU ms/action, site / floor |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for seats, idle in floor["idle"].items():
+        sat = floor["saturation"].get(seats) or {}
+        site_sat = results["saturation"].get(seats) or {}
+        ratio = results["share"].get(seats) or {}
+        lines.append(
+            f"| {seats} seats | {idle['p50']} | {idle['p99']} | {sat.get('achieved')} ({sat.get('p99')}) | "
+            f"{ratio.get('saturation_pct')} % | {ratio.get('idle_p50_factor')}x | "
+            f"{site_sat.get('server_cpu_ms_per_action')} / {sat.get('server_cpu_ms_per_action')} |"
+        )
+    lines.append("")
+    lines.append(
+        "floor: CPU ms per action at saturation (server daphne / client): "
+        + "; ".join(f"{seats} seats {cpu_per_action(sat)}" for seats, sat in floor["saturation"].items())
+    )
+    lines.append(
+        "floor: state frames, mean bytes: "
+        + "; ".join(f"{seats} seats {b}" for seats, b in floor["frame_bytes"].items())
+    )
+    lines.append(f"floor: CPU seconds (server daphne / client) per table size: {floor['cpu']}")
+    lines.append(f"the idle server's CPU seconds during the other's runs: {floor['background_s']}")
+    return lines

@@ -2,10 +2,14 @@
 
     python manage.py bench_tables                 # 2 and 6 seats, the default run
     python manage.py bench_tables --seats 2 --samples 300 --rates 100,200,400
+    python manage.py bench_tables --no-floor      # the site only, without the framework floor
+    python manage.py bench_tables --floor-frame-bytes 0   # the floor with bare (small) frames
 
 The measurement is `games/bench/tables.py` (what it measures and how: its
 docstring, and docs/benchmarks.md); this command parses the options, runs it
-in a child process with production-like settings, and prints the report.
+in a child process with production-like settings, and prints the report. In
+the same run, per table size, it measures the framework floor
+(`games/bench/floor.py`) after the site and reports the site's share of it.
 """
 
 from django.core.management.base import BaseCommand, CommandError
@@ -32,6 +36,15 @@ class Command(BaseCommand):
         parser.add_argument("--debug", action="store_true", help="run daphne with DEBUG on (as dev.py serve)")
         parser.add_argument("--no-celery", action="store_true", help="no embedded Celery in the server")
         parser.add_argument("--json", default="", help="also write the results to this JSON file")
+        parser.add_argument(
+            "--no-floor", action="store_true", help="skip the framework floor (games.bench.floor) beside the site"
+        )
+        parser.add_argument(
+            "--floor-frame-bytes",
+            type=int,
+            default=bench.DEFAULT_FLOOR_FRAME_BYTES,
+            help=f"size of the floor's state frames (default {bench.DEFAULT_FLOOR_FRAME_BYTES}; 0: bare frames)",
+        )
 
     def handle(self, *args, **options):
         try:
@@ -44,6 +57,8 @@ class Command(BaseCommand):
                 debug=options["debug"],
                 celery=not options["no_celery"],
                 json_path=options["json"],
+                floor=not options["no_floor"],
+                floor_frame_bytes=options["floor_frame_bytes"],
             )
             if not bench.inside():
                 code = bench.relaunch(chosen, self.stdout.write)
