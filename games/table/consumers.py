@@ -16,7 +16,8 @@ Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
 `games.table.rendering`): `#table-state` + `#table-log` after every change
 (the part of `#table-state` every seat sees alike rendered once per change,
 process and language: `rendering.shared_state`),
-`#table-error` after every frame (empty when accepted), and chat lines
+`#table-error` after every frame (empty when accepted: then it comes in the
+same frame as the state that shows the move), and chat lines
 appended to `#chat-messages` (on connect: the whole recent chat).
 
 Every frame gets an answer (`#table-error`, empty when accepted) and leaves the
@@ -31,6 +32,7 @@ import json
 import logging
 from collections import deque
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -53,6 +55,7 @@ MAX_FRAME = 4096
 MAX_ACTION = 64
 EVENT_MEMORY = 60
 RESYNC_SECONDS = 20  # default of settings.TABLE_RESYNC_SECONDS (0: no periodic re-sync)
+ANSWER_WAIT = 1.0  # seconds an accepted action's answer waits for the state frame it rides on
 
 
 def _frame_data(text_data):
@@ -77,6 +80,18 @@ def _frame_data(text_data):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch, without its `aclose_old_connections()` before every
+        handler. That call is a trip to the one thread that runs this process's
+        database work, queued behind the moves being written: for a table of six,
+        six trips per move, for nothing. This consumer reaches the database only
+        through `database_sync_to_async`, which closes old connections itself,
+        before and after, on that thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
@@ -86,6 +101,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.csrf_token = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         self.group = notify.table_group(self.table_id)
         self.snapshot = None
+        self.answer_for = None  # (game id, move count) whose state frame carries an accepted action's answer
+        self.answer_timer = None
         self.log_memo = {}  # this socket's formatted log lines (presenters.log.log_lines)
         # Join first, then read: a change committed meanwhile arrives as a message.
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -120,9 +137,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         return snapshot, events, replayed
 
     async def disconnect(self, code):
-        task = getattr(self, "resync_task", None)
-        if task is not None:
-            task.cancel()
+        for pending in (getattr(self, "resync_task", None), getattr(self, "answer_timer", None)):
+            if pending is not None:
+                pending.cancel()
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
 
     # ------------------------------------------------------------ catching up
@@ -148,7 +165,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._remember(snapshot)
             self.events = deque(events, maxlen=EVENT_MEMORY)
             self.replayed = (self.game_id, replayed)
-            await self._send_state()
+            await self._send_state(self._answer_due(self.game_id, self.move_count))
         chat_lines = await database_sync_to_async(recent_chat)(self.table_id)
         if chat_lines and chat_lines[-1]["id"] > self.last_chat_id:
             self.last_chat_id = chat_lines[-1]["id"]
@@ -171,7 +188,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # (the log read at connect already holds the events of the moves it replayed)
             self.events.extend(message.get("events") or [])
         self._remember(snapshot)
-        await self._send_state(key=message.get("key"))
+        await self._send_state(self._answer_due(game_id, moves), key=message.get("key"))
 
     async def table_chat(self, message):
         line_id = message["message"].get("id") or 0
@@ -224,14 +241,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             if seat != self.seat:
                 return await self._error(pgettext("table", "That seat is not yours."))
         try:
-            await database_sync_to_async(do_player_move)(
+            made = await database_sync_to_async(do_player_move)(
                 game_id=game["id"], user=self.user, action=action.strip(), expected_seat=self.seat
             )
         except Refusal as refusal:
             await self._error(str(refusal))
             # Perhaps refused because this socket missed a change: catch up now.
             return await self._resync()
-        await self._error("")  # accepted: clear the last refusal
+        self._answer_with_state(made.game_id, made.move_number + 1)
 
     async def _chat(self, text):
         if self.user is None:
@@ -271,6 +288,35 @@ class TableConsumer(AsyncWebsocketConsumer):
             else:
                 html = rendering.seat_fragments(shared, context, self.language, self.csrf_token)
         await self.send(text_data=html + extra)
+
+    # An accepted action is answered by an empty `#table-error` (it clears the last
+    # refusal). It rides on the frame that shows the move, which follows at once as
+    # the group's message: one frame through the server instead of two. If that
+    # message is lost, the answer goes alone after ANSWER_WAIT seconds.
+
+    def _answer_with_state(self, game_id: int, moves: int):
+        if self.answer_timer is not None:
+            self.answer_timer.cancel()
+        self.answer_for = (game_id, moves)
+        self.answer_timer = asyncio.get_running_loop().call_later(ANSWER_WAIT, self._answer_alone)
+
+    def _answer_due(self, game_id, moves) -> str:
+        """The answer to this socket's accepted action, if the state about to be sent shows it."""
+        if self.answer_for is None:
+            return ""
+        answered_game, answered_moves = self.answer_for
+        if game_id == answered_game and moves < answered_moves:
+            return ""
+        self.answer_for = None
+        self.answer_timer.cancel()
+        self.answer_timer = None
+        return rendering.error_fragment("", self.language)
+
+    def _answer_alone(self):
+        self.answer_timer = None
+        if self.answer_for is not None:
+            self.answer_for = None
+            asyncio.ensure_future(self._error(""))
 
     async def _error(self, message: str):
         await self.send(text_data=rendering.error_fragment(message, self.language))

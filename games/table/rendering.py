@@ -33,10 +33,9 @@ from functools import lru_cache
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
-from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language
 
 from games.templatetags import table_cards
 
@@ -118,7 +117,10 @@ def shared_state(spectator_context: dict, language: str, key=None) -> SharedStat
         context = Context({**spectator_context, "oob": True, "csrf_token": "", "live_slots": _SLOTS}, autoescape=True)
         html = get_template(STATE_TEMPLATE).template.render(context)
         shown = context.get("shown") or {}
-        pairs = _render_regions(spectator_context, ("pairs",), shown)[0]
+        if QUICK_REGIONS:
+            pairs = _quick_pairs(spectator_context)
+        else:
+            pairs = _render_regions(spectator_context, ("pairs",), shown)[0]
     parts = _SLOT_RE.split(html)
     shared = SharedState(
         texts=tuple(parts[0::2]), regions=tuple(parts[1::2]), pairs=pairs, shown=shown, context=spectator_context
@@ -189,12 +191,12 @@ QUICK_REGIONS = True  # tests switch it off to compare with state_seat.html
 
 
 def _t(text: str) -> str:
-    return conditional_escape(pgettext("table", text))
+    return table_cards.table_text(get_language(), text)
 
 
 def _n(value) -> str:
     """A number as the template prints it."""
-    return conditional_escape(localize(value))
+    return conditional_escape(table_cards.number(value))
 
 
 def _quick_regions(context: dict, shared: SharedState, csrf_token: str) -> dict:
@@ -214,6 +216,7 @@ def _quick_regions(context: dict, shared: SharedState, csrf_token: str) -> dict:
         "watching": (
             f'<span class="t-badge watching">{_t("watching")}</span>' if context.get("is_spectator") and game else ""
         ),
+        "pairs": _quick_pairs(context),
     }
     seating, urls = context.get("seating") or {}, context.get("urls") or {}
     if not (seating.get("can_resign") and urls.get("resign")):
@@ -229,6 +232,18 @@ def _quick_regions(context: dict, shared: SharedState, csrf_token: str) -> dict:
     if game and not context.get("on_autopilot") and not (context.get("can_finish_now") and urls.get("finish")):
         out["own"] = _quick_own(context)
     return out
+
+
+def _quick_pairs(context: dict) -> str:
+    """state_seat.html's "pairs" region."""
+    pairs = context.get("pairs")
+    if pairs:
+        body = table_cards.table_pairs(pairs)
+    else:
+        game = context.get("game")
+        note = "" if game and game.get("over") else f'<p class="t-empty-table">{_t("The table is empty.")}</p>'
+        body = f"\n          {note}\n          "
+    return f'<div class="t-pairs" data-limit="{_n(context.get("attack_limit"))}">\n          {body}\n        </div>'
 
 
 def _quick_own(context: dict) -> str:

@@ -10,6 +10,7 @@ import threading
 from functools import lru_cache
 
 from django import template
+from django.conf import settings
 from django.template.loader import get_template
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
@@ -93,7 +94,22 @@ def render_template_seat(p) -> str:
 
 
 def _t(text):
+    return table_text(get_language(), text)
+
+
+@lru_cache(maxsize=512)
+def table_text(language: str, text: str) -> str:
+    """A fixed text of the table, translated (context "table") and escaped: the
+    catalogues do not change while the process runs, so once per language."""
     return conditional_escape(pgettext("table", text))
+
+
+def number(value) -> str:
+    """A number as `{{ value }}` prints it (`localize`). Without thousand separators
+    (the default) an int prints as itself: the formats machinery is skipped."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return localize(value)
 
 
 def render_seat(p) -> str:
@@ -111,7 +127,7 @@ def render_seat(p) -> str:
         + (" out" if p["place"] else "")
     )
     out = [
-        f'<div class="t-seat{classes}" data-seat="{e(localize(p["seat"]))}">\n'
+        f'<div class="t-seat{classes}" data-seat="{e(number(p["seat"]))}">\n'
         f'  <div class="t-seat-head">\n'
         f'    <span class="t-seat-name">{e(p["name"])}</span>'
     ]
@@ -135,15 +151,15 @@ def render_seat(p) -> str:
         out.append(f'<span class="t-badge passed">{_t("done")}</span>')
     out.append("\n    ")
     if p["place"]:
-        place = pgettext("table", "place %(place)s") % {"place": e(localize(p["place"]))}
+        place = pgettext("table", "place %(place)s") % {"place": e(number(p["place"]))}
         out.append(f'<span class="t-badge place">{place}</span>')
     out.append("\n  </div>\n  ")
     if not p["is_me"]:
-        cards = pgettext("table", "cards: %(count)s") % {"count": e(localize(p["count"]))}
+        cards = pgettext("table", "cards: %(count)s") % {"count": e(number(p["count"]))}
         backs = '<span class="t-card back"></span>' * len(p["backs"])
         out.append(
             f'\n  <div class="t-backs" aria-label="{cards}">\n    {backs}\n'
-            f'    <span class="t-count">{e(localize(p["count"]))}</span>\n  </div>\n  '
+            f'    <span class="t-count">{e(number(p["count"]))}</span>\n  </div>\n  '
         )
     out.append("\n  ")
     if p["known"] and not p["is_me"]:

@@ -63,10 +63,19 @@ async def connect(table_id: int, cookie: str | None = None, language: str | None
     return await sockets.connect(f"/ws/table/{table_id}/", cookie, language, origin)
 
 
+async def next_frame(communicator) -> str:
+    # (frames `error_frame` returned that also show a state: an accepted action's answer
+    # rides on the frame of its move, which `frame_with_moves` then reads again)
+    held = getattr(communicator, "held_frames", None)
+    if held:
+        return held.pop(0)
+    return await communicator.receive_from(timeout=5)
+
+
 async def frame_with_moves(communicator, move_count: int, seen: list | None = None) -> str:
     """Receive frames until the state after `move_count` moves arrives (keep them all in `seen`)."""
     for _ in range(20):
-        frame = await communicator.receive_from(timeout=5)
+        frame = await next_frame(communicator)
         if seen is not None:
             seen.append(frame)
         match = MOVES_RE.search(frame)
@@ -78,8 +87,10 @@ async def frame_with_moves(communicator, move_count: int, seen: list | None = No
 async def error_frame(communicator) -> str:
     """The next frame with the error area (chat lines and states before it are skipped)."""
     for _ in range(20):
-        frame = await communicator.receive_from(timeout=5)
+        frame = await next_frame(communicator)
         if 'id="table-error"' in frame:
+            if MOVES_RE.search(frame):
+                communicator.held_frames = [*getattr(communicator, "held_frames", []), frame]
             return frame
     raise AssertionError("no error frame")
 

@@ -115,8 +115,14 @@ def log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -
     and names, so a live table formats only the new events of each update.
     """
     language, names_key = get_language(), tuple(sorted(names.items()))
+    # The memo's lines hold for one viewer, language and names: another starts it afresh.
+    viewer_key = (viewer_seat, language, names_key)
+    if memo is not None and memo.get("for") != viewer_key:
+        memo.clear()
+        memo["for"] = viewer_key
+    known = memo.get("lines") or {} if memo is not None else {}
+    fresh = {}
     lines = []
-    seen = {} if memo is not None else None
     defender_takes = False  # within a bout, after "take" a pass is «Пас», before it «Бито»
     for event in events:
         kind = event.get("type")
@@ -124,22 +130,18 @@ def log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -
             defender_takes = True
         elif kind in ("bout_end", "bout_start", "deal"):
             defender_takes = False
-        line = None
-        if memo is not None:
-            hit = memo.get(id(event))
-            # (the entry holds the event itself, so its id cannot have been reused)
-            if hit is not None and hit[0] is event and hit[1:4] == (viewer_seat, language, names_key):
-                line = hit[4]
-        if line is None:
+        hit = known.get(id(event))
+        # (the entry holds the event itself, so its id cannot have been reused)
+        if hit is not None and hit[0] is event:
+            line = hit[1]
+        else:
             redacted = engine.event_for(event, viewer_seat)
             if kind == "pass" and redacted and defender_takes:
                 redacted = {**redacted, "defender_takes": True}
             line = _log_line(language, json.dumps(redacted, sort_keys=True, default=str), names_key)
-        if seen is not None:
-            seen[id(event)] = (event, viewer_seat, language, names_key, line)
+        fresh[id(event)] = (event, line)
         if line:
             lines.append(line)
     if memo is not None:
-        memo.clear()
-        memo.update(seen)
+        memo["lines"] = fresh
     return lines
