@@ -11,7 +11,10 @@ The public face (other apps and templates use only these):
 - `ratings.selectors`: `ladder`, `pair_ladder`, `player_ratings`, `history`,
   `chart`, `trends`, `ratings_for(user_ids, variant) -> {user_id: "1523" | "?"}`
   (one query, for names in lists), `rating_of`, `game_chances` /
-  `game_chance_rows` (each player's chance of not being the durak).
+  `game_chance_rows` (each player's chance of not being the durak); for async
+  code (a consumer, before it renders) `acached_ratings_for` and
+  `acached_game_chance_rows`, which await their reads (`aread`) instead of
+  holding up the event loop, and fill the cache the template tags read.
 - `{% load ratings %}`: `rating_of`, `rating_badge`, `ratings_for` + `rating_for`,
   `rating_chart`, `game_chances`, `chances_list` (ratings/templatetags/ratings.py).
 - `{% table_ratings table seats panels as shown %}` + `with_ratings`: a table's

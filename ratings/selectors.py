@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 
+from channels.db import database_sync_to_async
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -67,12 +68,16 @@ def _fresh_connection_read(read, *args):
 
 
 def read_anywhere(read, *args):
-    """`read(*args)`, also from inside an event loop.
+    """`read(*args)`, also from synchronous code running inside an event loop.
 
     A live table's consumer renders its fragments on the event loop's thread,
     where Django refuses database access; there the read runs on one thread of
-    its own (a short blocking wait: it happens on a cache miss only, at most once
-    per player per CACHE_SECONDS, and once per game for the chances)."""
+    its own, and the loop WAITS for it (on a cache miss only, at most once per
+    player per CACHE_SECONDS, and once per game for the chances). Async code
+    should not come here: it awaits `aread` or the async variants
+    (`acached_ratings_for`, `acached_game_chance_rows`), which leave the loop
+    free, and a consumer that awaits them before rendering makes the template
+    tags' reads cache hits."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -81,6 +86,13 @@ def read_anywhere(read, *args):
     if _reader is None:
         _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings-read")
     return _reader.submit(_fresh_connection_read, read, *args).result()
+
+
+async def aread(read, *args):
+    """`read(*args)` awaited from async code: it runs on a worker thread with a
+    usable database connection (channels' `database_sync_to_async`, as the
+    consumers read), and the event loop goes on meanwhile."""
+    return await database_sync_to_async(read)(*args)
 
 
 def cached_ratings_for(user_ids, variant: str) -> dict[int, str]:
@@ -102,6 +114,22 @@ def cached_ratings_for(user_ids, variant: str) -> dict[int, str]:
     if missing:
         fresh = read_anywhere(ratings_for, missing, variant)
         cache.set_many({cache_key(variant, uid): value for uid, value in fresh.items()}, CACHE_SECONDS)
+        found.update(fresh)
+    return found
+
+
+async def acached_ratings_for(user_ids, variant: str) -> dict[int, str]:
+    """`cached_ratings_for` for async code: the same cache entries, the query of the
+    misses awaited (`aread`) instead of waited for on the loop."""
+    ids = {uid for uid in user_ids if uid is not None}
+    if not ids:
+        return {}
+    keys = {cache_key(variant, uid): uid for uid in ids}
+    found = {keys[key]: value for key, value in (await cache.aget_many(list(keys))).items()}
+    missing = ids - set(found)
+    if missing:
+        fresh = await aread(ratings_for, missing, variant)
+        await cache.aset_many({cache_key(variant, uid): value for uid, value in fresh.items()}, CACHE_SECONDS)
         found.update(fresh)
     return found
 
@@ -398,14 +426,30 @@ def game_chance_rows(game_id: int) -> list[dict]:
     ]
 
 
+def chances_cache_key(game_id: int) -> str:
+    return f"ratings:chances:{game_id}"
+
+
 def cached_game_chance_rows(game_id: int) -> list[dict]:
     """`game_chance_rows` kept per game (CHANCES_CACHE_SECONDS): shown before the first move,
     re-rendered for every viewer, and fixed once the game has started."""
     if not game_id:
         return []
-    key = f"ratings:chances:{game_id}"
+    key = chances_cache_key(game_id)
     rows = cache.get(key)
     if rows is None:
         rows = read_anywhere(game_chance_rows, game_id)
         cache.set(key, rows, CHANCES_CACHE_SECONDS)
+    return rows
+
+
+async def acached_game_chance_rows(game_id: int) -> list[dict]:
+    """`cached_game_chance_rows` for async code (the same cache entry; the read awaited)."""
+    if not game_id:
+        return []
+    key = chances_cache_key(game_id)
+    rows = await cache.aget(key)
+    if rows is None:
+        rows = await aread(game_chance_rows, game_id)
+        await cache.aset(key, rows, CHANCES_CACHE_SECONDS)
     return rows

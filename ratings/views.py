@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from games import permissions
+from ratings import model as rating_model
 from ratings import selectors
 from ratings.models import Variant
 
@@ -31,6 +32,7 @@ def ladder(request, variant: str):
         "pairs": selectors.pair_ladder(variant),
         "trend_days": selectors.TREND_DAYS,
         "inactive_days": selectors.INACTIVE_DAYS,
+        "provisional_games": rating_model.PROVISIONAL_GAMES,
     }
     template = "ratings/partials/ladder.html" if request.headers.get("HX-Request") else "ratings/ladder.html"
     return render(request, template, context)

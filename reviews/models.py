@@ -22,6 +22,9 @@ class Review(models.Model):
     requested_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    nudged_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its task was last sent (the sweep sends it again if nothing came of it)"
+    )
     # What the judgement used, kept with it: a review is computed once and stays as it was made.
     inaccuracy = models.FloatField(help_text="a drop in the chance of not losing from this much is an inaccuracy")
     mistake = models.FloatField(help_text="... from this much a mistake")

@@ -10,6 +10,10 @@
   autopilot's or a timeout's), in parts of a few seconds (each part sends the
   task again for the rest). A repeat changes nothing: a part already written
   is not written again, and a done review is left as it is.
+- `do_sweep_reviews()`: the beat's safety net (every `SWEEP_SECONDS`, created
+  by migration 0002). A review waiting for its next part (pending, or running
+  between two parts) whose task was last sent more than `SWEEP_AFTER` ago is
+  sent again: a lost message never leaves a review waiting forever.
 
 The analysis reads, at each decision, only `position.view(seat)`: what the
 player could see then, never another hand or the stock.
@@ -24,6 +28,7 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -37,6 +42,12 @@ log = logging.getLogger(__name__)
 RUN_TASK = "reviews.tasks.run_review"
 PLAYER = "player"  # games.models.Move.Source.PLAYER (contract 2: no import of games.models)
 STALLED_AFTER = timedelta(minutes=10)
+SWEEP_TASK = "reviews.tasks.sweep_reviews"
+SWEEP_SECONDS = 30
+# A part takes about DEFAULT_CHUNK_SECONDS once a worker has it; a task sent this long
+# ago with nothing come of it was lost (a repeated one only does the same work again).
+SWEEP_AFTER = timedelta(minutes=1)
+SWEEP_BATCH = 200
 # About this much work per task run, so that bot moves on the same queue wait for no longer.
 DEFAULT_CHUNK_SECONDS = 2.0
 
@@ -113,8 +124,9 @@ def do_request_review(game_id: int, user) -> Review:
         if again:
             review.status = Review.Status.PENDING
             review.started_at = None
-            review.save(update_fields=["status", "started_at"])
         if created or again:
+            review.nudged_at = timezone.now()
+            review.save(update_fields=["status", "started_at", "nudged_at"])
             enqueue_run_review(review.pk, game["variant"])
     return review
 
@@ -177,10 +189,43 @@ def do_run_review(review_id: int) -> int:
             review.status = Review.Status.DONE
             review.finished_at = timezone.now()
             fields += ["status", "finished_at"]
+        else:
+            review.nudged_at = timezone.now()
+            fields.append("nudged_at")
         review.save(update_fields=fields)
         if not finished:
             enqueue_run_review(review.pk, variant)
     return len(judgements)
+
+
+def _waiting(now):
+    """Reviews waiting for a part whose task was last sent more than SWEEP_AFTER before `now`."""
+    cutoff = now - SWEEP_AFTER
+    return Review.objects.filter(status__in=(Review.Status.PENDING, Review.Status.RUNNING)).filter(
+        Q(nudged_at__lt=cutoff) | Q(nudged_at__isnull=True, requested_at__lt=cutoff)
+    )
+
+
+def do_sweep_reviews(now=None) -> int:
+    """Send the task again for every review whose last one seems lost (see the module
+    docstring); returns how many were sent. Idempotent: each review is re-read under
+    its lock, and a review just sent waits SWEEP_AFTER before the next sweep sends it
+    again; the task itself re-derives everything from the database."""
+    now = now or timezone.now()
+    sent = 0
+    waiting = list(_waiting(now).order_by("requested_at").values_list("pk", "game__variant")[:SWEEP_BATCH])
+    for review_id, variant in waiting:
+        with transaction.atomic():
+            review = _waiting(now).select_for_update().filter(pk=review_id).first()
+            if review is None:  # done, or sent again meanwhile
+                continue
+            review.nudged_at = now
+            review.save(update_fields=["nudged_at"])
+            enqueue_run_review(review.pk, variant)
+        sent += 1
+    if sent:
+        log.info("sent the task again for %d waiting reviews", sent)
+    return sent
 
 
 def judge_seat(review: Review, *, start: int = 0, seconds: float | None = None):

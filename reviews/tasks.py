@@ -9,3 +9,9 @@ from reviews import services
 def run_review(review_id: int) -> int:
     """Judge the reviewed seat's decisions (a done review is left as it is)."""
     return services.do_run_review(review_id)
+
+
+@shared_task(name="reviews.tasks.sweep_reviews", ignore_result=True)
+def sweep_reviews() -> int:
+    """Beat: send the task again for reviews whose message was lost."""
+    return services.do_sweep_reviews()

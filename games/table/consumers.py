@@ -30,7 +30,7 @@ re-reads the snapshot and the chat from the database.
 import asyncio
 import json
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -39,7 +39,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import pgettext
 
-from games import permissions
+from games import permissions, signals
 from games.errors import Refusal
 from games.positions import recent_events
 from games.scope import language_of
@@ -273,6 +273,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat sees alike is rendered once per process and language (the first socket
         to get the message renders it from the spectator's view); this socket adds
         its own regions. On connect and re-sync: its whole fragment (the same HTML)."""
+        await _fetched_before_render(key, self.snapshot)
         with translation.override(self.language):
             shared = rendering.shared_state_of(self.snapshot, self.language, key) if key is not None else None
             context = presenters.table_context(
@@ -320,6 +321,27 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, message: str):
         await self.send(text_data=rendering.error_fragment(message, self.language))
+
+
+# Group messages whose `table_will_render` this process has sent (or is sending): the
+# sockets of a group wait for the same fetch, once per change (bounded like the shared parts).
+_fetches: OrderedDict = OrderedDict()
+
+
+async def _fetched_before_render(key, snapshot: dict) -> None:
+    """Let other apps fetch what the render will read (`games.signals.table_will_render`),
+    awaited off the event loop: for a group message once per process, otherwise every time."""
+    if key is None:
+        await signals.table_will_render.asend_robust(sender=TableConsumer, snapshot=snapshot)
+        return
+    fetch = _fetches.get(key)
+    if fetch is None:
+        fetch = _fetches[key] = asyncio.ensure_future(
+            signals.table_will_render.asend_robust(sender=TableConsumer, snapshot=snapshot)
+        )
+        while len(_fetches) > rendering.SHARED_CACHE_SIZE:
+            _fetches.popitem(last=False)
+    await fetch
 
 
 def _is_news(fresh: dict, shown: dict) -> bool:

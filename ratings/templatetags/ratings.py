@@ -18,7 +18,9 @@ query them each time. `user` may be a User, an id or a snapshot seat dict;
   a live table's badges, one cache read per render.
 
 Every read here also works while a consumer renders on the event loop
-(`selectors.read_anywhere`).
+(`selectors.read_anywhere`), but a cache miss there makes the loop wait for
+the query: a consumer awaits `selectors.acached_ratings_for` /
+`selectors.acached_game_chance_rows` first, and the tags find the cache filled.
 """
 
 from django import template

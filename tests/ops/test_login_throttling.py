@@ -7,6 +7,8 @@ logs in, and the page says so in the reader's language.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -72,3 +74,31 @@ def test_the_lockout_page_speaks_english_too(client, player):
     )
     assert response.status_code == 429
     assert "Account locked: too many login attempts. Please try again later." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("minutes", "wait_ru"),
+    [
+        (15, "Попробовать снова можно через 15 минут после последней попытки."),
+        (1, "Попробовать снова можно через 1 минуту после последней попытки."),
+        (22, "Попробовать снова можно через 22 минуты после последней попытки."),
+    ],
+)
+def test_the_lockout_page_says_how_long_the_lockout_lasts(client, player, settings, minutes, wait_ru):
+    # The number is the setting's (LOGIN_COOLOFF_MINUTES, 15 by default), not written in the text.
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=minutes)
+    for attempt in range(WRONG_TRIES):
+        log_in(client, "site", f"guess-{attempt}")
+    response = log_in(client, "site", PASSWORD)
+    assert response.status_code == 429
+    assert wait_ru in response.content.decode()
+
+
+def test_the_default_lockout_lasts_15_minutes_and_says_so_in_english(client, player, settings):
+    assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
+    for attempt in range(WRONG_TRIES):
+        log_in(client, "site", f"guess-{attempt}")
+    response = client.post(
+        reverse("games:login"), {"username": "ivan", "password": PASSWORD}, headers={"accept-language": "en"}
+    )
+    assert "You can try again 15 minutes after your last attempt." in response.content.decode()

@@ -45,6 +45,24 @@ def test_the_ladder_ranks_settled_players_and_marks_provisional_ones(client, sea
     assert "?" in page
 
 
+def test_provisional_players_have_no_place_but_a_marked_one_explained_in_a_tooltip(client, season):
+    anna, boris, vera, gleb = season
+    page = client.get(reverse("ratings:ladder", args=["podkidnoy"]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    players = page[page.index('class="ladder-players"') : page.index('class="ladder-pairs"')]
+    row = r'<tr[^>]*>\s*<td class="num">(.*?)</td>\s*<td><a [^>]*>(\w+)</a>'
+    place_of = {name: cell for cell, name in re.findall(row, players)}
+    # Places count established players only: anna is first; the provisional ones follow, marked.
+    assert place_of["anna"] == "1"
+    mark = (
+        '<abbr class="unranked" title="Рейтинг пока предварительный: место в таблице появится после '
+        f'{model.PROVISIONAL_GAMES} рейтинговых партий, когда он устоится.">предв.</abbr>'
+    )
+    assert place_of["boris"] == place_of["vera"] == place_of["gleb"] == mark
+    # The pairs (one partners game each) are all provisional: the same mark.
+    pairs = page[page.index('class="ladder-pairs"') :]
+    assert pairs.count(mark) == 2 and '<td class="num"></td>' not in pairs
+
+
 def test_the_trend_counts_only_the_last_30_days(season):
     anna = season[0]
     history = selectors.history(anna.pk, "podkidnoy")
