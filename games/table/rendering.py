@@ -27,7 +27,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.template import Context
@@ -97,6 +97,9 @@ class SharedState:
     pairs: str  # the pairs region as every viewer who covers nothing sees it
     shown: dict  # what state.html's `{% table_ratings %}` looked up (ratings next to names)
     context: dict  # the spectator's context it was rendered from (`table_context(..., spectator=)`)
+    # Seat panels as the spectator sees them, by seat, filled as sockets need them: every
+    # viewer but the seat itself and its partner sees a seat's panel exactly so.
+    panels: dict = field(default_factory=dict)
 
 
 _shared: OrderedDict = OrderedDict()
@@ -228,10 +231,22 @@ def _quick_regions(context: dict, shared: SharedState, csrf_token: str) -> dict:
     if shared.shown:  # ratings next to names: state_seat.html adds them
         return out
     for slot in ("top", "left", "right"):
-        out[slot] = table_cards.seat_panels(context.get(f"opponents_{slot}") or [])
+        out[slot] = "".join(_panel(shared, panel) for panel in context.get(f"opponents_{slot}") or ())
     if game and not context.get("on_autopilot") and not (context.get("can_finish_now") and urls.get("finish")):
         out["own"] = _quick_own(context)
     return out
+
+
+def _panel(shared: SharedState, panel: dict) -> str:
+    """`table_cards.seat_panel(panel)`: once per move and seat for every viewer who is not
+    that seat or its partner (their panel is the spectator's: `presenters.context._viewers_panel`)."""
+    if panel["is_me"] or panel["is_partner"]:
+        return table_cards.seat_panel(panel)
+    seat = panel["seat"]
+    html = shared.panels.get(seat)
+    if html is None:
+        html = shared.panels[seat] = table_cards.seat_panel(panel)
+    return html
 
 
 def _quick_pairs(context: dict) -> str:
