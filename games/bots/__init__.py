@@ -23,10 +23,15 @@ for up to their time budget (`LEVELS[level]["seconds"]`) and stop. Call it in
 a Celery worker (the play service does) or a command, never on an event loop.
 
 Levels, weakest first (`LEVELS`, `BOT_LEVELS`): easy, medium (the club
-player), hard (search, about half a second a move), expert (search, about two
-seconds). The names of the first bots stay valid (`LEGACY_LEVELS`): existing
-tables, the autopilot and tests use "heuristic" (now the same as medium) and
-"random" (the uniformly random novice).
+player), hard (determinized Monte Carlo search, 200 playouts, at most half a
+second a move), expert (the same search with 800 playouts and up to two
+seconds, and in two-player games exact endgames: once the stock is empty it
+solves the position, and with a few cards left in the stock its playouts
+solve each sampled deal's endgame; `games/bots/endgame.py`). In arena
+matches expert scores about 0.76 against hard (docs/benchmarks.md). The
+names of the first bots stay valid (`LEGACY_LEVELS`): existing tables,
+the autopilot and tests use "heuristic" (now the same as medium) and "random"
+(the uniformly random novice).
 """
 
 from typing import Protocol, runtime_checkable
@@ -42,7 +47,11 @@ LEVELS = {
     "easy": {"label": "Easy", "bot": EasyBot, "options": {}},
     "medium": {"label": "Medium", "bot": HeuristicBot, "options": {}},
     "hard": {"label": "Hard", "bot": SearchBot, "options": {"iterations": 200, "seconds": 0.5}},
-    "expert": {"label": "Expert", "bot": SearchBot, "options": {"iterations": 800, "seconds": 2.0}},
+    "expert": {
+        "label": "Expert",
+        "bot": SearchBot,
+        "options": {"iterations": 800, "seconds": 2.0, "endgame_nodes": 50_000},
+    },
 }
 
 # The first two levels' names, still accepted everywhere a level is.

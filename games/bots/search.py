@@ -1,4 +1,5 @@
-"""The searching bot (levels hard and expert): determinized Monte Carlo.
+"""The searching bot (levels hard and expert): determinized Monte Carlo, and
+for the expert exact endgames.
 
 For every decision with more than one legal action it repeats, while its
 budget lasts:
@@ -8,12 +9,29 @@ budget lasts:
    other players are publicly known to hold (picked up, shown, the lowest
    trump of R6, the face-up trump drawn), how many cards each hand and the
    stock hold, the face-up trump under the stock, and the discard pile when
-   the view lists it;
+   the view lists it; a player who took rather than beat a card (the view's
+   `declined`) is dealt a card that would have beaten it less often (a
+   rejection weight per such card, `SUIT_WEIGHT`, `TRUMP_WEIGHT`), not never:
+   players take on purpose;
 2. on that one deal, try every candidate action still in the running and
    play the game out with the club player (`HeuristicBot`) in every seat;
 3. score each playout 1 if its side did not lose, 1/2 for a draw, 0 if it
    lost (partners: the pair's result, so it plays for its partner; the rules
    never let it throw in against him).
+
+With an endgame budget (`endgame_nodes`, the expert level) and two
+players, two things change (games/bots/endgame.py):
+
+- once the stock is empty nothing is hidden any more: the position is
+  solved exactly (alpha-beta over the engine, values 1 / 1/2 / 0) and the
+  bot plays a move of the best value, the club player's choice first among
+  equals; if the position is lost against perfect play, or the solver runs
+  out of positions or time, the playouts below choose as usual;
+- with a few cards left in the stock (`NEAR_ENDGAME_STOCK`), each playout
+  plays on only until the stock is gone and then solves its deal exactly
+  (`solved_playout`, at most `PLAYOUT_ENDGAME_NODES` positions, else the club
+  player finishes it); such a playout counts `SOLVED_PLAYOUT_COST` in the
+  playout budget.
 
 Every candidate is tried on the same deals (paired comparisons), so that a
 few hundred playouts separate close moves; a candidate clearly behind the
@@ -26,7 +44,8 @@ itself, so the same view gets the same answer (`tests/bots`).
 
 Budget: at most `iterations` playouts and, when `seconds` is set, no new
 playout once that much time has passed on `clock` (one playout, about a
-millisecond, is the overshoot). Matches (`manage.py arena`) use the
+millisecond, is the overshoot; the solver reads the clock every
+`endgame.CLOCK_EVERY` positions, 10-30 ms). Matches (`manage.py arena`) use the
 iteration budget only, so that their results are reproducible.
 
 `choose` is plain synchronous CPU work of bounded length: call it where
@@ -39,14 +58,31 @@ import random
 import time
 
 from games.engine import Game, deck
+from games.engine.cards import BEATERS
 
 from .arena import next_seat
+from .endgame import LOSS, BudgetExceeded, Solver, is_endgame, solve
 from .heuristic import HeuristicBot
 
 # A playout longer than this is scored as a draw: perevodnoy allows endless loops
 # (two players passing the same rank back and forth, taking in turn, nobody drawing)
 # and the club player can fall into one.
 PLAYOUT_MAX_ACTIONS = 1000
+
+# A player who took rather than beat a card (the view's "declined") is less likely to
+# hold a card that beats it: a deal giving him one is kept with this weight per such card
+# (a higher card of the suit; a trump, weaker evidence: trumps are often kept on purpose).
+SUIT_WEIGHT = 0.3
+TRUMP_WEIGHT = 0.6
+# Deals drawn at most for one sample (the last one is kept whatever its weight).
+SAMPLE_TRIES = 12
+
+# Expert (a bot with an endgame budget), two players: with at most this many cards in
+# the stock, every playout solves its deal exactly once the stock is empty, within
+# this many positions; such a playout counts as this many in the playout budget.
+NEAR_ENDGAME_STOCK = 4
+PLAYOUT_ENDGAME_NODES = 1500
+SOLVED_PLAYOUT_COST = 8
 
 # Paired playout rounds before a candidate may be dropped, and how far behind it must be.
 PRUNE_AFTER_ROUNDS = 6
@@ -57,14 +93,24 @@ class SearchBot:
     level = "hard"
 
     def __init__(
-        self, seed=None, iterations: int = 400, seconds: float | None = 0.5, clock=time.perf_counter, level=None
+        self,
+        seed=None,
+        iterations: int = 400,
+        seconds: float | None = 0.5,
+        clock=time.perf_counter,
+        level=None,
+        endgame_nodes: int = 0,
     ):
         if iterations < 1:
             raise ValueError("A searching bot needs at least one playout per decision.")
         if seconds is not None and seconds <= 0:
             raise ValueError("The time budget must be positive (or None for an iteration budget only).")
+        if endgame_nodes < 0:
+            raise ValueError("The endgame budget is a number of positions, 0 to play endgames by search.")
         self.seed = seed
         self.iterations = iterations
+        # Two-player endgames (stock empty) solved exactly within this many positions (0: never).
+        self.endgame_nodes = endgame_nodes
         self.seconds = seconds
         self.clock = clock
         if level is not None:
@@ -74,7 +120,10 @@ class SearchBot:
         self.last_stats = None  # playouts and rounds of the last decision (tests, tuning)
 
     def __repr__(self):
-        return f"SearchBot(seed={self.seed!r}, iterations={self.iterations}, seconds={self.seconds})"
+        return (
+            f"SearchBot(seed={self.seed!r}, iterations={self.iterations}, seconds={self.seconds}, "
+            f"endgame_nodes={self.endgame_nodes})"
+        )
 
     # ---------------------------------------------------------------- entry
 
@@ -94,19 +143,39 @@ class SearchBot:
             return fallback
 
         seat = view["seat"]
+        if self.endgame_nodes and is_endgame(view):
+            # Perfect information: the one deal the sampler can make is the real one.
+            action, values = solve(sampler.sample(rng), seat, legal, self.endgame_nodes, fallback, deadline, self.clock)
+            self.last_stats = {"playouts": 0, "rounds": 0, "solved": values is not None}
+            if action is not None:
+                return action
+            if values is not None and all(v == LOSS for v in values.values()):
+                # Lost against perfect play: the playouts find the line a club player most likely misplays.
+                self.last_stats["lost"] = True
         alive = list(legal)
         values = {a: [] for a in legal}
         playouts = rounds = 0
         clock = self.clock
-        while playouts + len(alive) <= self.iterations:
+        iterations = self.iterations
+        solver = None
+        if self.endgame_nodes and near_endgame(view):
+            # Each playout ends in an exact solution of its deal's endgame: dearer, far less noisy.
+            iterations = max(len(legal), iterations // SOLVED_PLAYOUT_COST)
+            solver = Solver(seat, PLAYOUT_ENDGAME_NODES, deadline, clock)
+        while playouts + len(alive) <= iterations:
             if deadline is not None and clock() >= deadline:
                 break
             game = sampler.sample(rng)
+            if solver is not None:
+                solver.clear()  # another deal: its positions are other positions
             scores = []
             for action in alive:
                 if deadline is not None and scores and clock() >= deadline:
                     break
-                scores.append(self._playout(game.copy(), seat, action))
+                if solver is None:
+                    scores.append(self._playout(game.copy(), seat, action))
+                else:
+                    scores.append(solved_playout(game.copy(), seat, action, self.policy, solver))
                 playouts += 1
             if len(scores) < len(alive):
                 break  # an unfinished round would favour the candidates tried first
@@ -115,7 +184,7 @@ class SearchBot:
             rounds += 1
             if rounds >= PRUNE_AFTER_ROUNDS and len(alive) > 1:
                 alive = _prune(alive, values)
-        self.last_stats = {"playouts": playouts, "rounds": rounds, "candidates": len(alive)}
+        self.last_stats = {**self.last_stats, "playouts": playouts, "rounds": rounds, "candidates": len(alive)}
         if rounds == 0:
             return fallback
         best_mean = max(sum(values[a]) / len(values[a]) for a in alive)
@@ -151,6 +220,42 @@ def playout(game: Game, seat: int, action: str, policy) -> float:
     if not game.is_over or not game.losers:
         return 0.5
     return 0.0 if seat in game.losers else 1.0
+
+
+def solved_playout(game: Game, seat: int, action: str, policy, solver: Solver) -> float:
+    """`playout`, but once the stock is empty (two players: nothing is hidden in the deal
+    any more) the rest is solved exactly, both sides playing perfectly; if the solver's
+    budget runs out first, the club player plays it out as usual."""
+    game.act(seat, action)
+    choose = policy.choose
+    rules = game.rules
+    seats = [
+        {"seat": s, "cards": 0, "known": (), "team": rules.team_of(s), "in_game": True} for s in range(rules.players)
+    ]
+    rules_data = rules.to_dict()
+    tried = False
+    for _ in range(PLAYOUT_MAX_ACTIONS):
+        if game.is_over:
+            break
+        if not tried and not game.stock and not game.out:
+            tried = True
+            solver.nodes = 0
+            try:
+                return solver.value(game)
+            except BudgetExceeded:
+                pass
+        mover = next_seat(game)
+        legal = game.legal_actions(mover)
+        game.act(mover, legal[0] if len(legal) == 1 else choose(_playout_view(game, mover, legal, rules_data, seats)))
+    if not game.is_over or not game.losers:
+        return 0.5
+    return 0.0 if seat in game.losers else 1.0
+
+
+def near_endgame(view: dict) -> bool:
+    """Two players, a few cards left in the stock: the endgame is a few actions away."""
+    rules = view["rules"]
+    return rules["players"] == 2 and not rules.get("partners") and 0 < view["stock_size"] <= NEAR_ENDGAME_STOCK
 
 
 def _playout_view(game: Game, seat: int, legal: list, rules: dict, seats: list) -> dict:
@@ -244,6 +349,17 @@ class DealSampler:
             and sum(self.hidden.values()) + self.stock_hidden + discard_hidden == len(self.pool)
         )
         self.known = {s["seat"]: list(s["known"]) for s in seats}
+        # R9 "could not beat": the cards that would have beaten what each hidden hand declined.
+        beaters = BEATERS[view["trump"]]
+        self.unlikely = {}
+        for s in seats:
+            if s["seat"] in self.hidden and self.hidden[s["seat"]] and s.get("declined"):
+                weights = {}
+                for a in s["declined"]:
+                    for c in beaters[a]:
+                        w = TRUMP_WEIGHT if c[-1] == view["trump"] and a[-1] != view["trump"] else SUIT_WEIGHT
+                        weights[c] = min(weights.get(c, 1.0), w)
+                self.unlikely[s["seat"]] = weights
         self.known[me] = list(view["hand"])
         self.discard = discard
         self.trump_card = trump_card
@@ -275,6 +391,7 @@ class DealSampler:
             "places": places,
             "left_before_bout": len(places),
             "known": [sorted(s["known"]) for s in seats],
+            "declined": [list(s.get("declined", ())) for s in seats],
             "shown": shown,
             "transferrers": transferrers,
             "stock_touched": not view["first_bout"],
@@ -287,8 +404,17 @@ class DealSampler:
         }
 
     def sample(self, rng: random.Random) -> Game:
+        """One position: the unseen cards dealt at random, deals where a player holds
+        cards that would have beaten what he declined made less likely (not impossible:
+        a player may take on purpose)."""
         pool = self.pool[:]
         rng.shuffle(pool)
+        if self.unlikely:
+            # Rejection sampling: keep a deal with the product of its unlikely cards' weights.
+            for _ in range(SAMPLE_TRIES - 1):
+                if rng.random() < self._weight(pool):
+                    break
+                rng.shuffle(pool)
         hands = []
         at = 0
         for s in range(len(self.known)):
@@ -303,6 +429,21 @@ class DealSampler:
             stock.append(self.trump_card)
         state = dict(self.state, hands=hands, stock=stock, discard=self.discard + pool[at:])
         return Game.from_json(json.dumps(state))
+
+    def _weight(self, pool: list) -> float:
+        """How plausible a deal of `pool` (in `sample`'s order) is, from 1 down."""
+        weight = 1.0
+        at = 0
+        for s in range(len(self.known)):
+            if s == self.me or s not in self.hidden:
+                continue
+            count = self.hidden[s]
+            unlikely = self.unlikely.get(s)
+            if unlikely:
+                for c in pool[at : at + count]:
+                    weight *= unlikely.get(c, 1.0)
+            at += count
+        return weight
 
 
 def _transferrers(view: dict) -> list[int]:

@@ -38,6 +38,7 @@ class Game:
         "out",
         "left_before_bout",
         "known",
+        "declined",  # per seat: attack cards it left unbeaten when it took, since it last drew (public)
         "shown",
         "transferrers",
         "stock_touched",
@@ -318,6 +319,8 @@ class Game:
 
     def _do_take(self, seat, action):
         self.taking = True
+        # Public: everyone saw which cards the defender gave up on (views: "declined").
+        self.declined[seat].extend(a for a, d in self.pairs if d is None)
         events = [{"type": "take", "seat": seat, "visible_to": PUBLIC}]
         self._settle(events)
         return events
@@ -425,6 +428,7 @@ class Game:
             drawn = stock[:need]
             del stock[:need]
             self.hands[seat].extend(drawn)
+            self.declined[seat].clear()  # unseen cards came in: what he lacked then says little now
             if not stock and self.trump_card in drawn:
                 self.known[seat].add(self.trump_card)  # everyone saw the face-up trump taken
             events.append({"type": "draw", "seat": seat, "count": len(drawn), "cards": drawn, "visible_to": [seat]})

@@ -24,6 +24,7 @@ def blank(cls, rules: Rules, dealer: int):
     game.out = {}
     game.left_before_bout = 0
     game.known = [set() for _ in range(rules.players)]
+    game.declined = [[] for _ in range(rules.players)]
     game.shown = set()
     game.transferrers = set()
     game.stock_touched = False

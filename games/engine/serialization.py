@@ -26,6 +26,7 @@ def copy(game):
     other.out = dict(game.out)
     other.left_before_bout = game.left_before_bout
     other.known = [set(k) for k in game.known]
+    other.declined = [d[:] for d in game.declined]
     other.shown = set(game.shown)
     other.transferrers = set(game.transferrers)
     other.stock_touched = game.stock_touched
@@ -55,6 +56,7 @@ def state(game) -> dict:
         "places": sorted([s, p] for s, p in game.out.items()),
         "left_before_bout": game.left_before_bout,
         "known": [sorted(k) for k in game.known],
+        "declined": [list(d) for d in game.declined],
         "shown": sorted(game.shown),
         "transferrers": sorted(game.transferrers),
         "stock_touched": game.stock_touched,
@@ -86,6 +88,8 @@ def from_json(cls, text: str):
     game.out = dict(data["places"])
     game.left_before_bout = data["left_before_bout"]
     game.known = [set(k) for k in data["known"]]
+    # Absent from positions saved before the field existed: nothing declined.
+    game.declined = [list(d) for d in data.get("declined") or [[] for _ in game.hands]]
     game.shown = set(data["shown"])
     game.transferrers = set(data["transferrers"])
     game.stock_touched = data["stock_touched"]

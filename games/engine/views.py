@@ -28,6 +28,8 @@ def view(game, seat: int | None) -> dict:
                 "seat": s,
                 "cards": len(hand),
                 "known": sort_hand([c for c in game.known[s] if c in hand], game.trump),
+                # Public: the attack cards this player left unbeaten when he took, since he last drew.
+                "declined": list(game.declined[s]),
                 "team": game.rules.team_of(s),
                 "place": game.out.get(s),
                 "in_game": s not in game.out,
