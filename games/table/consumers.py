@@ -55,6 +55,7 @@ MAX_FRAME = 4096
 MAX_ACTION = 64
 EVENT_MEMORY = 60
 RESYNC_SECONDS = 20  # default of settings.TABLE_RESYNC_SECONDS (0: no periodic re-sync)
+GROUP_MESSAGES = frozenset({"table.changed", "table.chat"})  # handlers that read no database
 ANSWER_WAIT = 1.0  # seconds an accepted action's answer waits for the state frame it rides on
 
 
@@ -81,16 +82,14 @@ def _frame_data(text_data):
 
 class TableConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
-        """Channels' dispatch, without its `aclose_old_connections()` before every
-        handler. That call is a trip to the one thread that runs this process's
-        database work, queued behind the moves being written: for a table of six,
-        six trips per move, for nothing. This consumer reaches the database only
-        through `database_sync_to_async`, which closes old connections itself,
-        before and after, on that thread."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        """Channels' dispatch, without its `aclose_old_connections()` before the group's
+        messages. That call is a trip to the one thread that runs this process's database
+        work, queued behind the moves being written: for a table of six, six trips per
+        move, for handlers that read no database (the snapshot comes in the message).
+        The socket's own events (connect, frames, disconnect) keep it."""
+        if message["type"] not in GROUP_MESSAGES:
+            return await super().dispatch(message)
+        await getattr(self, get_handler_name(message))(message)
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
