@@ -319,6 +319,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             asyncio.ensure_future(self._error(""))
 
     async def _error(self, message: str):
+        # An answer sent now is the latest: a pending one must not clear it later.
+        if self.answer_timer is not None:
+            self.answer_timer.cancel()
+        self.answer_for = self.answer_timer = None
         await self.send(text_data=rendering.error_fragment(message, self.language))
 
 

@@ -338,6 +338,53 @@ async def test_chat_is_escaped_limited_and_rate_limited():
             await communicator.disconnect()
 
 
+async def test_a_refusal_after_an_accepted_move_stays_shown():
+    """The accepted move's (empty) answer rides on its state frame; a refusal of the next
+    frame, sent before that state arrives, must not be cleared by it."""
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    mover = position.to_move()[0]
+    cookie = await session_cookie([alice, bob][mover])
+    communicator, _first = await connected(table.pk, cookie, "en")
+    try:
+        await send(communicator, action=bots.get_bot("heuristic", seed=1).choose(position.view(mover)))
+        await send(communicator, action="!")  # refused at once, whatever the order of what follows
+        frames = []
+        await frame_with_moves(communicator, 1, frames)
+        while not any("Malformed action" in f for f in frames):
+            frames.append(await communicator.receive_from(timeout=5))
+        shown = [error_text(f) for f in frames if 'id="table-error"' in f]
+        assert shown and "Malformed action" in shown[-1], shown
+        assert await communicator.receive_nothing(timeout=1.5)  # no late answer clears it
+    finally:
+        await communicator.disconnect()
+
+
+async def test_an_answer_sent_after_an_accepted_move_is_not_overwritten_by_its_ride():
+    """Whatever the order the server meets them in: once a refusal went out after an
+    accepted action, the state frame of that action carries no (empty) answer."""
+    from games.table.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.language = "en"
+    consumer.answer_for = consumer.answer_timer = None
+    sent = []
+
+    async def record(text_data=None, **kwargs):
+        sent.append(text_data)
+
+    consumer.send = record
+    consumer._answer_with_state(7, 3)  # move 3 of game 7 accepted: its answer waits for its frame
+    assert consumer._answer_due(7, 2) == ""  # an older state: not yet
+    await consumer._error("You do not hold 6S.")  # the next frame refused
+    assert consumer._answer_due(7, 3) == ""  # the move's frame must not clear that refusal
+    assert "You do not hold 6S." in sent[-1]
+    consumer._answer_with_state(7, 4)
+    assert 'id="table-error"' in consumer._answer_due(7, 4)  # normally the move's frame answers
+
+
 async def test_a_socket_asks_other_apps_to_fetch_before_it_renders():
     """games.signals.table_will_render is awaited before a render on the event loop:
     on connect, and once per change and process (the first socket of the group)."""
