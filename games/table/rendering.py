@@ -199,7 +199,8 @@ def _t(text: str) -> str:
 
 def _n(value) -> str:
     """A number as the template prints it."""
-    return conditional_escape(table_cards.number(value))
+    text = table_cards.number(value)
+    return text if type(value) is int else conditional_escape(text)  # (an int's digits need no escaping)
 
 
 def _quick_regions(context: dict, shared: SharedState, csrf_token: str) -> dict:

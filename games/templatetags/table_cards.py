@@ -14,7 +14,7 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language, pgettext
 
 register = template.Library()
@@ -218,7 +218,12 @@ def table_pairs(pairs):
 @register.simple_tag
 def log_items(lines):
     """`{% for line in lines reversed %}<li>{{ line }}</li>{% endfor %}`"""
-    return mark_safe("".join(f"<li>{conditional_escape(line)}</li>" for line in reversed(lines)))
+    # (the lines are safe already, format_html's: conditional_escape would return them as they are)
+    return mark_safe(
+        "".join(
+            f"<li>{line if isinstance(line, SafeData) else conditional_escape(line)}</li>" for line in reversed(lines)
+        )
+    )
 
 
 # ---------------------------------------------------------------- memo
