@@ -14,12 +14,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from durak_site.origins import SameOriginValidator  # noqa: E402
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
+from durak_site.sockets import SocketGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Scheme, host and port of the Origin must be the site's own (or a trusted origin).
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Scheme, host and port of the Origin must be the site's own (or a trusted origin);
+        # then the caps on open sockets, and an answer when Redis is away (durak_site.sockets).
+        "websocket": SameOriginValidator(AuthMiddlewareStack(SocketGuard(URLRouter(websocket_urlpatterns)))),
     }
 )
 

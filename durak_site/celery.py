@@ -2,10 +2,12 @@
 
 With REDIS_URL the workers and beat are processes of their own, run and
 restarted by supervisord (deploy/supervisord.conf, the same list in Procfile):
-`worker -Q default,podkidnoy,perevodnoy`, one `worker -Q ratings-<variant> -c 1`
-per variant, and `beat` with django-celery-beat's database scheduler. Without
-it, the site process runs a worker and beat in threads with the in-memory
-broker (durak_site/embedded.py).
+`worker -Q default,podkidnoy,perevodnoy` (live play only), `worker -Q batch`
+(reviews, rating recomputations), one `worker -Q ratings-<variant> -c 1` per
+variant, and `beat` with django-celery-beat's database scheduler
+(docs/scaling.md, "Queues"). Without it, the site process runs a worker, a
+batch worker and beat in threads with the in-memory broker
+(durak_site/embedded.py).
 """
 
 import os

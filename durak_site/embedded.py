@@ -4,9 +4,17 @@ Without REDIS_URL the broker is kombu's in-memory transport (`memory://`),
 which only reaches consumers in the same process. So the site process
 (daphne, started by `python3 dev.py serve`) runs, in daemon threads:
 
-- a Celery worker (`WorkController`, "solo" pool, no mingle/gossip/heartbeat,
+- the latency worker (`WorkController`, "solo" pool, no mingle/gossip/heartbeat,
   no remote control) consuming the queues "default", "podkidnoy" and
-  "perevodnoy" (settings.WORKER_QUEUES);
+  "perevodnoy" (settings.WORKER_QUEUES: bot moves, turn timers, tournament
+  steps, the sweeps) and the short `ratings-<variant>` ones;
+- the batch worker, a second `WorkController` of the same kind in a thread of
+  its own, consuming settings.BATCH_QUEUES ("batch": reviews, rating
+  recomputations). Its tasks never wait in front of a bot move or a timer:
+  the latency thread takes its next message as soon as it is free, and
+  CPython hands the interpreter to a waiting thread every few milliseconds
+  (sys.getswitchinterval), so a bot move runs beside a review part instead
+  of after it (docs/scaling.md, "Queues");
 - Celery beat (`celery.beat.EmbeddedService(thread=True)`) with the schedule
   from settings.CELERY_BEAT_SCHEDULE (the 1-second `sweep_due_games`).
 
@@ -32,6 +40,7 @@ import threading
 log = logging.getLogger(__name__)
 
 WORKER_THREAD_NAME = "celery-worker"
+BATCH_THREAD_NAME = "celery-batch"
 
 _lock = threading.Lock()
 _running: EmbeddedCelery | None = None
@@ -39,27 +48,35 @@ _site_loop: asyncio.AbstractEventLoop | None = None
 
 
 class EmbeddedCelery:
-    """The worker and beat threads of this process; `stop()` ends both."""
+    """The worker, batch worker and beat threads of this process; `stop()` ends them."""
 
-    def __init__(self, worker, worker_thread: threading.Thread, beat):
+    def __init__(self, worker, worker_thread: threading.Thread, beat, batch_worker=None, batch_thread=None):
         self.worker = worker
         self.worker_thread = worker_thread
         self.beat = beat
+        self.batch_worker = batch_worker
+        self.batch_thread = batch_thread
 
     def stop(self, timeout: float = 10.0) -> None:
         global _running
         if self.beat is not None:
             self.beat.stop()
-        self.worker.stop()
-        self.worker_thread.join(timeout)
+        for worker in (self.worker, self.batch_worker):
+            if worker is not None:
+                worker.stop()
+        for thread in (self.worker_thread, self.batch_thread):
+            if thread is not None:
+                thread.join(timeout)
         with _lock:
             if _running is self:
                 _running = None
         log.info("embedded Celery stopped")
 
 
-def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | None = None) -> EmbeddedCelery:
-    """Start the worker (and beat) threads once per process; return the running pair."""
+def start_embedded_celery(
+    *, beat: bool = True, queues=None, batch_queues=None, loglevel: str | None = None
+) -> EmbeddedCelery:
+    """Start the worker, batch worker (and beat) threads once per process; return them."""
     global _running
     from django.conf import settings
 
@@ -72,38 +89,39 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
         notify.set_group_sender(send_on_site_loop)
         # The ratings queues too (contract 6); in production they have their own workers.
         queues = list(queues or dict.fromkeys([*settings.WORKER_QUEUES, "ratings-podkidnoy", "ratings-perevodnoy"]))
+        batch_queues = list(batch_queues if batch_queues is not None else settings.BATCH_QUEUES)
         if app.conf.broker_url == "memory://":
             # kombu warns that "memory://" names no host; there is none to name.
             logging.getLogger("kombu.connection").setLevel(logging.ERROR)
         # Remote control needs a fanout exchange, which the memory transport lacks;
         # one in-process worker has nobody to talk to anyway.
         app.conf.worker_enable_remote_control = False
-        worker = app.WorkController(
-            hostname=f"embedded-{os.getpid()}@{socket.gethostname()}",
-            pool_cls="solo",
-            concurrency=1,
-            queues=queues,
-            without_mingle=True,
-            without_gossip=True,
-            without_heartbeat=True,
-            loglevel=loglevel or settings.LOG_LEVEL,
-        )
+        worker = _work_controller(app, "embedded", queues, loglevel or settings.LOG_LEVEL)
         if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
             # Lines per sweep (every second) would drown the site's own log.
             for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
                 logging.getLogger(name).setLevel(logging.WARNING)
         worker_thread = threading.Thread(target=_run_worker, args=(worker,), name=WORKER_THREAD_NAME, daemon=True)
         worker_thread.start()
+        batch_worker = batch_thread = None
+        if batch_queues:
+            batch_app = _second_app(app)
+            batch_worker = _work_controller(batch_app, "embedded-batch", batch_queues, loglevel or settings.LOG_LEVEL)
+            batch_thread = threading.Thread(
+                target=_run_worker, args=(batch_worker,), name=BATCH_THREAD_NAME, daemon=True
+            )
+            batch_thread.start()
         beat_service = None
         if beat:
             from celery.beat import EmbeddedService
 
             beat_service = EmbeddedService(app, thread=True, scheduler_cls=app.conf.beat_scheduler)
             beat_service.start()
-        _running = EmbeddedCelery(worker, worker_thread, beat_service)
+        _running = EmbeddedCelery(worker, worker_thread, beat_service, batch_worker, batch_thread)
         log.info(
-            "embedded Celery started: worker thread consuming %s, beat thread %s (broker %s)",
+            "embedded Celery started: worker thread consuming %s, batch thread %s, beat thread %s (broker %s)",
             ",".join(queues),
+            ",".join(batch_queues) or "off",
             "running" if beat else "off",
             app.conf.broker_url.split("://")[0] + "://",
         )
@@ -112,6 +130,35 @@ def start_embedded_celery(*, beat: bool = True, queues=None, loglevel: str | Non
 
 def running() -> EmbeddedCelery | None:
     return _running
+
+
+def _second_app(app):
+    """A second Celery app on the same configuration (and so the same in-process
+    broker), for the batch worker: a worker selects its queues on its app
+    (`app.amqp.queues`), so two workers of one app would both consume the last
+    selection. Tasks are shared (`shared_task`); sending from either app reaches
+    the same queues."""
+    from celery import Celery
+
+    second = Celery(app.main, set_as_current=False)
+    second.config_from_object("django.conf:settings", namespace="CELERY")
+    second.conf.worker_enable_remote_control = False
+    second.autodiscover_tasks()
+    return second
+
+
+def _work_controller(app, name: str, queues: list[str], loglevel: str):
+    """One in-process worker: solo pool (its tasks run in the calling thread)."""
+    return app.WorkController(
+        hostname=f"{name}-{os.getpid()}@{socket.gethostname()}",
+        pool_cls="solo",
+        concurrency=1,
+        queues=queues,
+        without_mingle=True,
+        without_gossip=True,
+        without_heartbeat=True,
+        loglevel=loglevel,
+    )
 
 
 def _run_worker(worker) -> None:

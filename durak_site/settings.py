@@ -83,6 +83,23 @@ _proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER")
 if _proxy_ssl_header:
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https")
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts, styles, images, fonts and connections
+# (the websockets too) from the site itself only; no inline script or style, no eval
+# (templates/base.html tells htmx so), no plugins, no framing, forms post here only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 INSTALLED_APPS = [
     "daphne",
@@ -112,6 +129,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -172,14 +190,18 @@ LOGOUT_REDIRECT_URL = "games:home"
 # Login throttling (django-axes) on the site's login and on /admin/: after
 # AXES_FAILURE_LIMIT wrong passwords for one user name from one address, that
 # pair is locked out for AXES_COOLOFF_TIME (the right password included), with
-# django-axes' own translated message and status 429.
+# django-axes' own translated message and status 429. An address that fails
+# LOGIN_ADDRESS_FAILURE_LIMIT times on any names is locked out for every name
+# (durak_site.login_throttling).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+LOGIN_ADDRESS_FAILURE_LIMIT = max(env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30), AXES_FAILURE_LIMIT)
+AXES_HANDLER = "durak_site.login_throttling.AddressAwareHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
 # The address is REMOTE_ADDR: behind a proxy, run daphne with --proxy-headers so
@@ -262,6 +284,13 @@ MAX_WAITING_TABLES = int(env_str("MAX_WAITING_TABLES") or 3)
 TABLE_CREATE_RATE = env_rate("TABLE_CREATE_RATE", (10, 600))
 GUEST_CREATE_RATE = env_rate("GUEST_CREATE_RATE", (10, 3600))
 SIGNUP_RATE = env_rate("SIGNUP_RATE", (5, 3600))
+PAIR_INVITE_RATE = env_rate("PAIR_INVITE_RATE", (10, 3600))
+# Open websockets per signed-in user and per address (durak_site.sockets; 0: no cap).
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 30)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 120)
+SOCKET_LEASE_SECONDS = env_int("SOCKET_LEASE_SECONDS", 60)
+# The lobby's sockets are refreshed together at most once per this many seconds (games.lobby.consumers).
+LOBBY_REFRESH_SECONDS = float(env_str("LOBBY_REFRESH_SECONDS") or 1.0)
 
 # Celery: Redis broker when REDIS_URL is set, in-memory transport otherwise.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -278,15 +307,24 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ENABLE_UTC = True
-# The queues a worker consumes (Procfile, durak_site/embedded.py): one per Durak
-# variant (games.tasks.advance_game goes to the game's variant, see
-# games.services.notify.nudge_game) plus "default" for the beat sweep.
+# The latency queues (Procfile's `worker`, durak_site/embedded.py): only short
+# tasks of live play, one queue per Durak variant (bot moves and turn timers,
+# games.services.notify.nudge_game; tournament steps) plus "default" for the
+# sweeps. Long work goes to the batch queue, with a worker of its own (`batch`):
+# reviews and rating recomputations. docs/scaling.md, "Queues".
 WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
+BATCH_QUEUE = "batch"
+BATCH_QUEUES = (BATCH_QUEUE,)
 # Celery's Django fix-up would close the database connection around every task;
 # durak_site/celery.py hands it back like a request does instead (to the pool on
 # PostgreSQL, kept open on SQLite), so the fix-up only recycles it now and then.
 CELERY_DB_REUSE_MAX = 500
-CELERY_TASK_ROUTES = {"games.tasks.sweep_due_games": {"queue": "default"}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.sweep_due_games": {"queue": "default"},
+    # The senders name these queues themselves; the routes cover a message sent without one.
+    "reviews.tasks.run_review": {"queue": BATCH_QUEUE},
+    "ratings.tasks.recompute": {"queue": BATCH_QUEUE},
+}
 # Beat: django-celery-beat's database scheduler (periodic tasks editable in the
 # admin; apps add theirs with data migrations), also in the embedded mode. The
 # entries below are copied into it at start: every second, find games whose turn
@@ -302,6 +340,8 @@ CELERY_BEAT_SCHEDULE = {
 if not REDIS_URL:
     # The in-memory transport is polled: poll often so a bot's nudge is not late.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}
+# New reviews one person may ask for in any 24 hours (reviews.services; 0: none).
+REVIEWS_PER_DAY = int(env_str("REVIEWS_PER_DAY") or 20)
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).
 BOT_PAUSE_SECONDS = tuple(float(x) for x in (env_list("BOT_PAUSE_SECONDS", ["0.7", "1.6"]) * 2)[:2])
 # Without REDIS_URL the site process runs a Celery worker and beat in threads

@@ -54,6 +54,9 @@ class Table(models.Model):
     rematch = models.BooleanField(
         default=True, help_text="players may deal another game after one ends (not at a tournament round's table)"
     )
+    managed_by_event = models.BooleanField(
+        default=False, help_text="a tournament round's table: its seats are fixed, nobody joins or leaves it"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -76,6 +79,9 @@ class TableSeat(models.Model):
     bot_level = models.CharField(max_length=32, blank=True, default="")
     ready = models.BooleanField(
         default=False, help_text="this player agreed to the next deal (joined, or pressed play again); reset by a deal"
+    )
+    seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="when this seat's player first opened the table's live socket"
     )
 
     class Meta:

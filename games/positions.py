@@ -236,6 +236,27 @@ def verify_game(game: Game) -> VerifyResult:
             _("The log holds %(count)s moves but the game counts %(move_count)s.")
             % {"count": len(moves), "move_count": game.move_count}
         )
+    ended = (game.result or {}).get("ended")
+    if ended and not position.is_over and ended.get("moves") == len(moves):
+        # Ended without being played out (games.services.adjudication): the log is
+        # checked up to that point; the places are the forfeit's or the director's.
+        try:
+            stored = engine.Game.from_json(game.state_json)
+        except (ValueError, KeyError, TypeError):
+            stored = None
+        if stored is None or stored != position:
+            problems.append(_("The stored final position differs from the one the moves lead to."))
+        elif ended.get("reason") == "forfeit":
+            checks.append(
+                _("Not played out: the log's moves (%(moves)s), then a forfeit by whoever never came.")
+                % {"moves": len(moves)}
+            )
+        else:
+            checks.append(
+                _("Not played out: the log's moves (%(moves)s), then the places the director set.")
+                % {"moves": len(moves)}
+            )
+        return VerifyResult(ok=not problems, problems=problems, checks=checks)
     if not position.is_over:
         problems.append(_("The moves do not finish the game, yet it is recorded as over."))
         return VerifyResult(ok=False, problems=problems, checks=checks)

@@ -81,6 +81,7 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
             "rated": table.rated,
             "bot_level": table.bot_level,
             "rematch": table.rematch,
+            "managed_by_event": table.managed_by_event,
             "host_id": table.host_id,
             "host_name": display_name(table.host),
         },
@@ -124,6 +125,22 @@ def player_stats(user) -> dict:
 
 def user_by_name(username: str):
     return get_user_model().objects.filter(username=username).first()
+
+
+def player_by_typed_name(typed: str):
+    """The player whose name someone typed: the exact name, else the one name equal to it
+    in any case and width ("олег" is "Олег", on SQLite too, whose own case folding is
+    ASCII only): the `Profile.name_key` that sign-up keeps unique. None when none is."""
+    typed = (typed or "").strip()
+    if not typed:
+        return None
+    exact = user_by_name(typed)
+    if exact is not None:
+        return exact
+    from games.services.accounts import NAME_KEY_LENGTH, name_key
+
+    key = name_key(typed)[:NAME_KEY_LENGTH]
+    return get_user_model().objects.filter(profile__name_key=key).first()
 
 
 def tables_of(user, limit: int = 20):
@@ -279,3 +296,12 @@ def finished_game_log(game_id: int) -> dict | None:
         "first_position": positions.deal_of(game),
         "moves": list(game.moves.order_by("number").values_list("number", "seat", "action", "source")),
     }
+
+
+def users_with_running_tables(user_ids) -> set[int]:
+    """Which of `user_ids` sit at a table still going (the lobby's "your tables" of each)."""
+    return set(
+        TableSeat.objects.filter(
+            user_id__in=list(user_ids), table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]
+        ).values_list("user_id", flat=True)
+    )

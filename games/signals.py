@@ -15,9 +15,17 @@ awaited), once per change and process, with the keyword argument `snapshot`
 (`games.selectors.table_snapshot`). Receivers fetch what their template tags
 will read during that render into Django's cache, awaiting the queries, so the
 render itself only reads the cache.
+
+`table_page_will_render`: the table page (an ordinary request, off the event
+loop) is being built. Sent with `send_robust`, keyword arguments
+`table_id: int, request`. A receiver may return a dict with "html" (a safe
+fragment shown above the table: what the table belongs to, with a link back)
+and "title" (the page's title in place of "Table N"); None for nothing. The
+games app knows nothing of what the fragments say.
 """
 
 import django.dispatch
 
 game_finished = django.dispatch.Signal()
 table_will_render = django.dispatch.Signal()
+table_page_will_render = django.dispatch.Signal()

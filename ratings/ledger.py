@@ -12,12 +12,21 @@ What a game means (issue 8, R27):
 - equal ranks are ties (shared places, draws);
 - a game with a bot seat, or fewer than two teams, rates nobody;
 - when every team is a pair of two people (4-player partners), each pair's own
-  pair rating is updated too, from the same ranks.
+  pair rating is updated too, from the same ranks;
+- repeated games count less (docs/ratings.md, "Repeated games"): a game after
+  which k - 1 games of the same set of players counted in the 24 hours before
+  its finish counts `rating_model.repeat_weight(k)` (1/k; nothing from k = 6 on,
+  so a set of players moves its ratings by at most 5 games in any 24 hours).
+  A game that counts nothing changes no rating and adds no change row (it is
+  still marked applied: `RatedGame`). The ledger remembers, per set of players,
+  when its counted games finished; an incremental update first `remember`s the
+  window's games applied before it (counted = has change rows).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from ratings import model as rating_model
 
@@ -73,15 +82,67 @@ def pair_key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-class Ledger:
-    """Ratings of one variant in memory, and the change rows games produce."""
+REPEAT_WINDOW = timedelta(hours=rating_model.REPEAT_WINDOW_HOURS)
+PRUNE_EVERY = 10_000
 
-    def __init__(self, players: dict | None = None, pairs: dict | None = None, *, model_name: str = ""):
+
+def players_key(seats) -> frozenset:
+    """The set of people at a game: what "the same players" means for repeated games."""
+    return frozenset(seat.user_id for seat in seats)
+
+
+class Ledger:
+    """Ratings of one variant in memory, and the change rows games produce.
+
+    `repeat_rule=False` rates every game in full (the rating study's "before")."""
+
+    def __init__(
+        self,
+        players: dict | None = None,
+        pairs: dict | None = None,
+        *,
+        model_name: str = "",
+        repeat_rule: bool = True,
+        window=REPEAT_WINDOW,
+    ):
         self.players: dict[int, Standing] = players if players is not None else {}
         self.pairs: dict[tuple[int, int], Standing] = pairs if pairs is not None else {}
         self.model_name = model_name
+        self.repeat_rule = repeat_rule
+        self.window = window
         self.touched_players: set[int] = set()
         self.touched_pairs: set[tuple[int, int]] = set()
+        self.recent: dict[frozenset, list] = {}
+        self._since_prune = 0
+
+    def _repeat(self, key: frozenset, when) -> int:
+        """This game's k among its players' games that counted within the window (1 = the first)."""
+        times = self.recent.get(key)
+        if not times:
+            return 1
+        start = when - self.window
+        while times and times[0] <= start:
+            del times[0]
+        return len(times) + 1
+
+    def _counted(self, key: frozenset, when) -> None:
+        """Remember a game that counted (at most REPEAT_LIMIT per set stay in the window).
+        Now and then the sets whose last counted game left the window are forgotten,
+        so a recomputation keeps about one day's sets, not every set ever seen."""
+        self.recent.setdefault(key, []).append(when)
+        self._since_prune += 1
+        if self._since_prune >= PRUNE_EVERY:
+            self._since_prune = 0
+            start = when - self.window
+            self.recent = {k: times for k, times in self.recent.items() if times[-1] > start}
+
+    def remember(self, game: GameRow, counted: bool) -> None:
+        """A game applied earlier (not rated again) that `counted` (changed ratings) or not:
+        an incremental update first remembers the window's games."""
+        if counted and game_teams(game.seats) is not None:
+            key = players_key(game.seats)
+            self._repeat(key, game.finished_at)
+            self._counted(key, game.finished_at)
 
     def _player(self, user_id: int) -> Standing:
         standing = self.players.get(user_id)
@@ -101,14 +162,22 @@ class Ledger:
         teams = game_teams(game.seats)
         if teams is None:
             return []
+        when = game.finished_at
+        weight = 1.0
+        if self.repeat_rule:
+            key = players_key(game.seats)
+            weight = rating_model.repeat_weight(self._repeat(key, when))
+            if weight == 0.0:
+                return []
+            self._counted(key, when)
         standings = [[self._player(s.user_id) for s in members] for members, _ in teams]
         ranks = [rank for _, rank in teams]
         name = self.model_name
         new = rating_model.rate([[(st.mu, st.sigma) for st in team] for team in standings], ranks, model_name=name)
         changes = []
-        when = game.finished_at
         for (members, rank), team_standings, team_new in zip(teams, standings, new, strict=True):
             for seat, standing, rated in zip(members, team_standings, team_new, strict=True):
+                rated = rating_model.weighted((standing.mu, standing.sigma), rated, weight)
                 changes.append((seat.user_id, seat.number, rank, standing.mu, standing.sigma, rated[0], rated[1]))
                 standing.update(rated, when)
                 self.touched_players.add(seat.user_id)
@@ -117,6 +186,6 @@ class Ledger:
             pairs = [self._pair(key) for key in keys]
             new_pairs = rating_model.rate([[(p.mu, p.sigma)] for p in pairs], ranks, model_name=name)
             for key, pair, (rated,) in zip(keys, pairs, new_pairs, strict=True):
-                pair.update(rated, when)
+                pair.update(rating_model.weighted((pair.mu, pair.sigma), rated, weight), when)
                 self.touched_pairs.add(key)
         return changes

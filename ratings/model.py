@@ -12,6 +12,8 @@ ratings app and the rating study only call:
   same shape. Deterministic and symmetric (see "Ties" below).
 - `display_rating(mu, sigma)`: the number players see (Elo-like, 1500-centred).
 - `is_provisional(games, sigma)`: shown as "?" while true.
+- `repeat_weight(k)`, `weighted(before, rated, weight)`: how much a repeated
+  game between the same players counts (the ledger counts the repeats).
 - `chance_ahead(a, b)`, `chances_not_durak(teams)`: the model's own chances,
   the second one shown when a rated game starts.
 
@@ -68,6 +70,28 @@ DISPLAY_TARGET = 1500.0 - DISPLAY_ALPHA * (MU - 3.0 * SETTLED_SIGMA)
 # See docs/ratings.md ("Provisional") for the figures behind the threshold.
 PROVISIONAL_GAMES = 10
 PROVISIONAL_SIGMA = 8.0
+
+# Repeated games (docs/ratings.md, "Repeated games"): the k-th game among the same
+# set of players within REPEAT_WINDOW_HOURS counts 1/k of a game, and from the
+# (REPEAT_LIMIT + 1)-th on it is not rated at all. The counting is
+# `ratings.ledger`'s; the weighting of one update is `weighted` below.
+REPEAT_WINDOW_HOURS = 24
+REPEAT_LIMIT = 5
+
+
+def repeat_weight(k: int) -> float:
+    """How much the k-th game (k >= 1) among the same players within the window counts."""
+    if k < 1:
+        raise ValueError(f"k counts games from 1, not {k}")
+    return 0.0 if k > REPEAT_LIMIT else 1.0 / k
+
+
+def weighted(before: tuple[float, float], rated: tuple[float, float], weight: float) -> tuple[float, float]:
+    """The part `weight` (0..1) of one update: mu and sigma each move that share of the way
+    from `before` to what the game alone would give (`rated`); weight 1 is the update itself."""
+    if weight == 1.0:
+        return rated
+    return (before[0] + weight * (rated[0] - before[0]), before[1] + weight * (rated[1] - before[1]))
 
 
 @cache

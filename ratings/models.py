@@ -129,6 +129,8 @@ class RatedGame(models.Model):
         verbose_name_plural = _("rated games")
         ordering = ["variant", "seq"]
         constraints = [models.UniqueConstraint(fields=["variant", "seq"], name="one_rated_game_per_seq")]
+        # The repeated-games rule reads the last 24 hours' marks before each update.
+        indexes = [models.Index(fields=["variant", "finished_at"], name="rated_game_by_finish")]
 
     def __str__(self):
         return f"{self.variant} #{self.seq}: game {self.game_id}"

@@ -7,6 +7,9 @@
   finished before games already applied (a late commit), the variant is
   recomputed from scratch, so the order stays exact.
 - `recompute(variant)` rebuilds the variant's ratings from scratch.
+- `sweep_unrated(variant)` (the beat, every minute) applies any finished rated
+  game still without its rating, in finishing order: a lost message delays a
+  rating by a minute at most.
 
 Both take the variant's `VariantState` row lock first: two workers never
 interleave one variant's games, while the other variant goes on in parallel.
@@ -39,12 +42,26 @@ FINISHED = "finished"  # games.models.Game.Status.FINISHED (contract 2: no impor
 CHUNK = 500
 RECOMPUTE_TASK = "ratings.tasks.recompute"
 RATE_TASK = "ratings.tasks.rate_game"
+SWEEP_TASK = "ratings.tasks.sweep_unrated"
+SWEEP_SECONDS = 60  # the sweep of unrated games (a lost rate_game message waits at most this long)
 RECOMPUTE_HOUR = 4  # the nightly full recomputation, server time (editable in the admin)
 
 
 def queue_for(variant: str) -> str:
     """The Celery queue of a variant's rating work (contract 6)."""
     return f"ratings-{variant}"
+
+
+# Full recomputations are long: the batch queue (settings.BATCH_QUEUE, docs/scaling.md),
+# never the variant's ratings queue, whose games would wait behind them. The variant's
+# lock keeps a recomputation and a game's rating apart wherever each runs.
+BATCH_QUEUE = "batch"
+
+
+def recompute_queue() -> str:
+    from django.conf import settings
+
+    return getattr(settings, "BATCH_QUEUE", BATCH_QUEUE)
 
 
 def _check_variant(variant: str) -> None:
@@ -73,7 +90,12 @@ def _lock(variant: str) -> VariantState:
 
 
 def _rated_games(variant: str):
-    return _games_model().objects.filter(variant=variant, rated=True, status=FINISHED, finished_at__isnull=False)
+    """The variant's games that count: finished, rated, and not at a private table
+    (private tables are never rated, docs/ratings.md: also a game dealt while that
+    was still allowed)."""
+    return _games_model().objects.filter(
+        variant=variant, rated=True, status=FINISHED, finished_at__isnull=False, table__is_private=False
+    )
 
 
 def _seat_rows(values) -> dict[int, list[SeatRow]]:
@@ -276,6 +298,7 @@ def _all_seat_values(variant: str):
     cursor: hundreds of thousands of rows of plain integers and strings, which the
     ORM's per-row conversion would only copy (a fifth of a recomputation's reading)."""
     Seat, Game = _seats_model(), _games_model()
+    Table = Game._meta.get_field("table").related_model
     quote = connection.ops.quote_name
 
     def column(model, name):
@@ -285,11 +308,13 @@ def _all_seat_values(variant: str):
     sql = (
         f"SELECT {fields} FROM {quote(Seat._meta.db_table)} s"
         f" JOIN {quote(Game._meta.db_table)} g ON g.{quote(Game._meta.pk.column)} = s.{column(Seat, 'game')}"
+        f" JOIN {quote(Table._meta.db_table)} t ON t.{quote(Table._meta.pk.column)} = g.{column(Game, 'table')}"
         f" WHERE g.{column(Game, 'variant')} = %s AND g.{column(Game, 'rated')} = %s"
         f" AND g.{column(Game, 'status')} = %s AND g.{column(Game, 'finished_at')} IS NOT NULL"
+        f" AND t.{column(Table, 'is_private')} = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [variant, True, FINISHED])
+        cursor.execute(sql, [variant, True, FINISHED, False])
         while rows := cursor.fetchmany(20000):
             yield from rows
 
@@ -374,8 +399,15 @@ do_recompute = recompute
 
 def rate_game(game_id: int) -> int:
     """Bring the game's variant up to date up to this game; return how many games were applied."""
-    game = _games_model().objects.filter(pk=game_id).values("variant", "rated", "status", "finished_at").first()
+    game = (
+        _games_model()
+        .objects.filter(pk=game_id)
+        .values("variant", "rated", "status", "finished_at", "table__is_private")
+        .first()
+    )
     if game is None or not game["rated"] or game["status"] != FINISHED or game["finished_at"] is None:
+        return 0
+    if game["table__is_private"]:
         return 0
     variant = game["variant"]
     if variant not in VARIANTS:
@@ -423,6 +455,8 @@ def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> i
         pairs[(first, second)] = Standing(mu, sigma, count, last)
         existing_pairs[(first, second)] = pk
     ledger = Ledger(players, pairs)
+    for earlier, counted in _window_before(variant, first_at, ledger.window):
+        ledger.remember(earlier, counted)
     changes = _changes(variant, ledger, games, state.last_seq)
     _store(variant, ledger, _marks(variant, games, state.last_seq), changes, existing_players, existing_pairs)
     _save_state(state, state.last_seq + len(games), games[-1])
@@ -430,6 +464,49 @@ def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> i
 
 
 do_rate_game = rate_game
+
+
+def sweep_unrated(variant: str) -> int:
+    """Rate every finished rated game of the variant that has no rating yet, in finishing
+    order (the safety net for a lost `rate_game` message; the beat runs it every
+    SWEEP_SECONDS). Returns how many games were applied; a repeat finds nothing."""
+    _check_variant(variant)
+    pending = _rated_games(variant).exclude(id__in=RatedGame.objects.filter(variant=variant).values("game_id"))
+    if not pending.exists():
+        return 0
+    with transaction.atomic():
+        state = _lock(variant)
+        applied = _catch_up(variant, state)
+    if applied:
+        log.info("sweep: %d unrated game(s) of %s rated", applied, variant)
+    return applied
+
+
+do_sweep_unrated = sweep_unrated
+
+
+def _window_before(variant: str, first_at, window) -> list[tuple[GameRow, bool]]:
+    """The games already applied that finished within `window` before `first_at`, in
+    their order, each with whether it counted (it has change rows): the repeated-games
+    rule counts them (`Ledger.remember`)."""
+    marks = list(
+        RatedGame.objects.filter(variant=variant, finished_at__gt=first_at - window)
+        .order_by("seq")
+        .values_list("game_id", "finished_at")
+    )
+    if not marks:
+        return []
+    counted = set(
+        RatingChange.objects.filter(variant=variant, game_id__in=[game_id for game_id, _ in marks])
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    seats: dict[int, list[SeatRow]] = {}
+    ids = [game_id for game_id, _ in marks]
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        seats.update(_seat_rows(_seats_model().objects.filter(game_id__in=chunk).values_list(*SEAT_FIELDS)))
+    return [(GameRow(game_id, when, seats.get(game_id, [])), game_id in counted) for game_id, when in marks]
 
 
 # ------------------------------------------------------------------ Celery
@@ -445,11 +522,37 @@ def enqueue_rate_game(game_id: int, variant: str) -> None:
 
 def enqueue_recompute(variant: str) -> None:
     _check_variant(variant)
-    current_app.send_task(RECOMPUTE_TASK, args=[variant], queue=queue_for(variant))
+    current_app.send_task(RECOMPUTE_TASK, args=[variant], queue=recompute_queue())
 
 
 def schedule_name(variant: str) -> str:
     return f"ratings: recompute {variant}"
+
+
+def sweep_name(variant: str) -> str:
+    return f"ratings: sweep unrated games of {variant}"
+
+
+def ensure_sweep_schedule(PeriodicTask=None, IntervalSchedule=None) -> None:
+    """Create (once) each variant's sweep of unrated games (every SWEEP_SECONDS, on the
+    variant's queue, so it never runs beside that variant's other rating work)."""
+    if PeriodicTask is None:
+        from django_celery_beat.models import IntervalSchedule, PeriodicTask
+    import json
+
+    every, _ = IntervalSchedule.objects.get_or_create(every=SWEEP_SECONDS, period="seconds")
+    for variant in VARIANTS:
+        PeriodicTask.objects.get_or_create(
+            name=sweep_name(variant),
+            defaults={
+                "task": SWEEP_TASK,
+                "interval": every,
+                "args": json.dumps([variant]),
+                "queue": queue_for(variant),
+                "expire_seconds": SWEEP_SECONDS,
+                "enabled": True,
+            },
+        )
 
 
 def ensure_schedule(PeriodicTask=None, CrontabSchedule=None) -> None:
@@ -470,7 +573,7 @@ def ensure_schedule(PeriodicTask=None, CrontabSchedule=None) -> None:
                 "task": RECOMPUTE_TASK,
                 "crontab": nightly,
                 "args": json.dumps([variant]),
-                "queue": queue_for(variant),
+                "queue": recompute_queue(),
                 "enabled": True,
             },
         )

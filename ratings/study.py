@@ -721,3 +721,70 @@ def run_study(
         "winner": winner(results),
         "ties": tie_findings(),
     }
+
+
+# --------------------------------------------------------------- farming
+
+
+# (label, games, seconds between games, second accounts the farmer rotates through)
+FARMING_SCENARIOS = (
+    ("8 games in 3 minutes (issue 16's reproduction)", 8, 20.0, 1),
+    ("100 games in a day", 100, 864.0, 1),
+    ("100 games a day for 30 days", 3000, 864.0, 1),
+    ("100 games in a day, 5 second accounts in turn", 100, 864.0, 5),
+)
+
+
+def farming_gain(games: int, seconds_apart: float, accounts: int = 1, *, repeat_rule: bool = True) -> dict:
+    """One person farms with second accounts that lose every game (two-player games,
+    one every `seconds_apart` s), rated by the site's own ledger (`ratings.ledger`).
+    Returns the farmer's shown rating before and after, and how many games changed it."""
+    from datetime import UTC, datetime, timedelta
+
+    from ratings import model as rating_model
+    from ratings.ledger import GameRow, Ledger, SeatRow
+
+    ledger = Ledger(repeat_rule=repeat_rule)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    farmer, counted = 0, 0
+    for n in range(games):
+        second = 1 + n % accounts
+        when = start + timedelta(seconds=n * seconds_apart)
+        seats = [SeatRow(0, farmer, "", 0, 1), SeatRow(1, second, "", 1, 2)]
+        counted += bool(ledger.apply(GameRow(n, when, seats)))
+    first = rating_model.display_rating(rating_model.MU, rating_model.SIGMA)
+    standing = ledger.players[farmer]
+    shown = rating_model.display_rating(standing.mu, standing.sigma)
+    return {"games": games, "counted": counted, "before": first, "after": shown, "gain": shown - first}
+
+
+def farming_table(scenarios=FARMING_SCENARIOS) -> list[dict]:
+    """Each scenario rated without the repeated-games rule and with it."""
+    rows = []
+    for label, games, seconds, accounts in scenarios:
+        without = farming_gain(games, seconds, accounts, repeat_rule=False)
+        with_rule = farming_gain(games, seconds, accounts, repeat_rule=True)
+        rows.append(
+            {
+                "scenario": label,
+                "games": games,
+                "gain_without_rule": without["gain"],
+                "gain_with_rule": with_rule["gain"],
+                "counted_with_rule": with_rule["counted"],
+            }
+        )
+    return rows
+
+
+def format_farming(rows: Sequence[dict]) -> str:
+    lines = [
+        "| farming scenario | games | shown gain, every game in full | shown gain, repeated games rule"
+        " | games that counted |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['scenario']} | {row['games']} | {row['gain_without_rule']:+d} | {row['gain_with_rule']:+d} |"
+            f" {row['counted_with_rule']} |"
+        )
+    return "\n".join(lines)

@@ -1,6 +1,6 @@
 """Celery tasks: thin, idempotent, each calls one service.
 
-Both run on the variant's own queue (`ratings-<variant>`, one worker with
+`rate_game` and `sweep_unrated` run on the variant's own queue (`ratings-<variant>`, one worker with
 concurrency 1 per queue), sent with an explicit `queue=` by
 `ratings.services.enqueue_*` and by the beat schedule rows.
 """
@@ -20,3 +20,9 @@ def rate_game(game_id: int) -> int:
 def recompute(variant: str) -> int:
     """Rebuild one variant's ratings from scratch, in finishing order."""
     return services.recompute(variant)
+
+
+@shared_task(name="ratings.tasks.sweep_unrated", acks_late=True)
+def sweep_unrated(variant: str) -> int:
+    """Beat: rate the variant's finished rated games that have no rating yet (a lost message)."""
+    return services.sweep_unrated(variant)

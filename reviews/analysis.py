@@ -55,6 +55,7 @@ class Judgement:
     value_best: float
     drop: float
     label: str
+    cut: bool = False  # judged on the deals that fitted before the deadline (see `judge`)
 
 
 def judge(
@@ -65,13 +66,18 @@ def judge(
     deals: int = DEFAULT_DEALS,
     playouts: int = DEFAULT_PLAYOUTS,
     seed=EVALUATION_SEED,
+    deadline: float | None = None,
 ) -> Judgement | None:
     """The judgement of playing `played` in `view` (one seat's view); None for a
-    decision without a choice (one legal action) or one that cannot be evaluated."""
+    decision without a choice (one legal action) or one that cannot be evaluated.
+
+    `deadline` (a `time.perf_counter()` reading) stops the sampling once passed,
+    after one deal at least; the judgement is then `cut`: made on fewer deals,
+    so fewer drops are significant enough to be labelled."""
     played = str(played)
     if played not in view["legal_actions"]:
         raise ValueError(f"{played!r} is not a legal action of this view.")
-    evaluation = evaluate(view, deals=deals, playouts=playouts, seed=seed, keep=[played])
+    evaluation = evaluate(view, deals=deals, playouts=playouts, seed=seed, keep=[played], deadline=deadline)
     if evaluation is None:
         return None
     drop = max(evaluation.drop(played), 0.0)
@@ -84,4 +90,5 @@ def judge(
         value_best=evaluation.values[evaluation.best],
         drop=drop,
         label=thresholds.label(drop) if significant else "",
+        cut=evaluation.cut,
     )

@@ -25,6 +25,10 @@ class Review(models.Model):
     nudged_at = models.DateTimeField(
         null=True, blank=True, help_text="when its task was last sent (the sweep sends it again if nothing came of it)"
     )
+    nudges = models.PositiveIntegerField(
+        default=0, help_text="messages sent so far; each carries its number, and only the last one sent is worked on"
+    )
+    taken_at = models.DateTimeField(null=True, blank=True, help_text="when a worker last took its message")
     # What the judgement used, kept with it: a review is computed once and stays as it was made.
     inaccuracy = models.FloatField(help_text="a drop in the chance of not losing from this much is an inaccuracy")
     mistake = models.FloatField(help_text="... from this much a mistake")
@@ -37,6 +41,12 @@ class Review(models.Model):
     class Meta:
         ordering = ["-requested_at"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_review_per_seat")]
+        indexes = [
+            # The sweep's question: the latest message a worker took (reviews.services._latest_taken_sent).
+            models.Index(fields=["nudged_at"], name="review_by_last_message"),
+            # The daily limit's count of one person's reviews.
+            models.Index(fields=["user", "requested_at"], name="review_by_user_and_time"),
+        ]
 
     def __str__(self):
         return f"Review of seat {self.seat} in game {self.game_id}"

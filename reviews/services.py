@@ -2,18 +2,26 @@
 
 - `do_request_review(game_id, user)`: a participant of a finished game asks
   for the review of his own seat. Asking again gives the same review (one per
-  seat, `one_review_per_seat`); a failed review, or one whose worker message
-  seems lost (pending or running for `STALLED_AFTER`), is sent again.
-- `do_run_review(review_id)`: what the Celery task does. It re-derives all
-  from the database (the game's seed and move log), judges every decision of
-  the seat that had a choice and was the player's own (not a bot's, the
-  autopilot's or a timeout's), in parts of a few seconds (each part sends the
-  task again for the rest). A repeat changes nothing: a part already written
-  is not written again, and a done review is left as it is.
+  seat, `one_review_per_seat`, and one seat per person in a game); a failed
+  review, or one whose message is lost (`_lost`), is sent again. A person
+  asks for at most `REVIEWS_PER_DAY` new reviews in any 24 hours (counted in
+  the database, under the lock of his user row).
+- `do_run_review(review_id, nudge)`: what the Celery task does, on the batch
+  queue (`queue_for`), whose worker runs nothing of live play. It re-derives
+  all from the database (the game's seed and move log), judges every decision
+  of the seat that had a choice and was the player's own (not a bot's, the
+  autopilot's or a timeout's), in parts of `REVIEW_CHUNK_SECONDS` each (a
+  deadline checked between deals of every evaluation: `judge_seat`); each part
+  sends the task again for the rest. A repeat changes nothing: a message that
+  is not the review's last one sent (`nudges`) is dropped unread, a part
+  already written is not written again, and a done review is left as it is.
 - `do_sweep_reviews()`: the beat's safety net (every `SWEEP_SECONDS`, created
-  by migration 0002). A review waiting for its next part (pending, or running
-  between two parts) whose task was last sent more than `SWEEP_AFTER` ago is
-  sent again: a lost message never leaves a review waiting forever.
+  by migration 0002). It sends the task again only for a review whose message
+  is lost, never for one still queued: a message is lost when it was sent
+  before this process's in-memory broker started, when a message sent after it
+  was taken already (the queue is first in, first out), when its send failed,
+  when the worker that took it has written nothing for `lease()` (twice the
+  part's budget, and more), or, with none of these signs, after `LOST_AFTER`.
 
 The analysis reads, at each decision, only `position.view(seat)`: what the
 player could see then, never another hand or the stock.
@@ -27,8 +35,9 @@ from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -41,15 +50,22 @@ log = logging.getLogger(__name__)
 
 RUN_TASK = "reviews.tasks.run_review"
 PLAYER = "player"  # games.models.Move.Source.PLAYER (contract 2: no import of games.models)
-STALLED_AFTER = timedelta(minutes=10)
 SWEEP_TASK = "reviews.tasks.sweep_reviews"
 SWEEP_SECONDS = 30
-# A part takes about DEFAULT_CHUNK_SECONDS once a worker has it; a task sent this long
-# ago with nothing come of it was lost (a repeated one only does the same work again).
-SWEEP_AFTER = timedelta(minutes=1)
 SWEEP_BATCH = 200
-# About this much work per task run, so that bot moves on the same queue wait for no longer.
+# The batch queue (settings.BATCH_QUEUE): its own worker, never bot moves or timers.
+BATCH_QUEUE = "batch"
+# At most this much work per task run (a deadline inside the evaluation), so that the
+# batch queue's other work waits no longer and a lost part is noticed soon.
 DEFAULT_CHUNK_SECONDS = 2.0
+# Beyond twice the part's budget, this long again for a busy machine (lease()).
+LEASE_MARGIN = timedelta(seconds=30)
+# A message still outstanding after this long, with no sign either way, is taken as lost
+# (Redis redelivers an unacknowledged message after its visibility timeout, one hour).
+LOST_AFTER = timedelta(hours=1)
+DEFAULT_REVIEWS_PER_DAY = 20
+# Messages sent before the process started are gone when the broker lives in the process.
+PROCESS_STARTED = timezone.now()
 
 
 class ReviewRefused(Refusal):
@@ -72,21 +88,73 @@ def budget() -> tuple[int, int]:
     )
 
 
-def queue_for(variant: str) -> str:
-    """Reviews run on the game's variant queue (contract 6), beside its bots."""
-    return variant if variant in ("podkidnoy", "perevodnoy") else "default"
+def queue_for(variant: str | None = None) -> str:
+    """Reviews run on the batch queue, whatever the variant: its worker moves no bots."""
+    return getattr(settings, "BATCH_QUEUE", BATCH_QUEUE)
 
 
-def enqueue_run_review(review_id: int, variant: str) -> None:
-    """Nudge a worker once the transaction commits (the review row is the truth)."""
+def reviews_per_day() -> int:
+    return int(getattr(settings, "REVIEWS_PER_DAY", DEFAULT_REVIEWS_PER_DAY))
+
+
+def lease() -> timedelta:
+    """How long a worker that took a part may write nothing before the part counts as lost."""
+    return 2 * timedelta(seconds=chunk_seconds()) + LEASE_MARGIN
+
+
+def _send_next(review: Review, now) -> None:
+    """Inside the caller's transaction: number the review's next message and send it on commit."""
+    review.nudges += 1
+    review.nudged_at = now
+    review.save(update_fields=["nudges", "nudged_at"])
+    enqueue_run_review(review.pk, review.nudges)
+
+
+def enqueue_run_review(review_id: int, nudge: int | None = None) -> None:
+    """Nudge a worker once the transaction commits (the review row is the truth).
+
+    A send that fails clears `nudged_at`: no message is outstanding, so the sweep
+    sends it again within `lease()`."""
 
     def send():
         try:
-            current_app.send_task(RUN_TASK, args=[review_id], queue=queue_for(variant))
-        except Exception:  # a lost nudge is re-sent when the player asks again
+            current_app.send_task(RUN_TASK, args=[review_id, nudge], queue=queue_for())
+        except Exception:
             log.exception("could not send the review task of review %s", review_id)
+            Review.objects.filter(pk=review_id, nudges=nudge).update(nudged_at=None)
 
     transaction.on_commit(send)
+
+
+def _outstanding(review: Review) -> bool:
+    """A message was sent and no worker has taken it yet."""
+    return review.nudged_at is not None and (review.taken_at is None or review.taken_at < review.nudged_at)
+
+
+def _latest_taken_sent(now):
+    """When the latest message that some worker took had been sent (any review's, of
+    the last LOST_AFTER: an older one proves nothing LOST_AFTER does not)."""
+    return (
+        Review.objects.filter(nudged_at__gte=now - LOST_AFTER, taken_at__gte=F("nudged_at"))
+        .aggregate(latest=Max("nudged_at"))
+        .get("latest")
+    )
+
+
+def _lost(review: Review, now, latest_taken_sent=None) -> bool:
+    """Is the waiting review's last message lost (see the module docstring)? A message
+    still queued behind others is not: the queue is worked in order, parts are short."""
+    if review.status not in (Review.Status.PENDING, Review.Status.RUNNING):
+        return False
+    if not _outstanding(review):
+        # Taken (or never sent): lost when nothing has been written for a lease.
+        since = review.taken_at or review.requested_at
+        return since < now - lease()
+    if review.nudged_at < PROCESS_STARTED and current_app.conf.broker_url.startswith("memory://"):
+        return True
+    if latest_taken_sent is not None and review.nudged_at < latest_taken_sent - lease():
+        return True
+    return review.nudged_at < now - LOST_AFTER
 
 
 def do_request_review(game_id: int, user) -> Review:
@@ -103,6 +171,17 @@ def do_request_review(game_id: int, user) -> Review:
     limits = thresholds()
     deals, playouts = budget()
     with transaction.atomic():
+        now = timezone.now()
+        if not Review.objects.filter(game_id=game_id, seat=seat).exists():
+            # The person's row lock makes two requests at once count one after the other.
+            list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+            asked = Review.objects.filter(user=user, requested_at__gte=now - timedelta(days=1)).count()
+            if asked >= reviews_per_day():
+                raise ReviewRefused(
+                    _("You have asked for the most reviews allowed in a day (%(limit)d). Try again later.")
+                    % {"limit": reviews_per_day()},
+                    code="daily_limit",
+                )
         # get_or_create settles two requests at the same moment (one_review_per_seat).
         review, created = Review.objects.get_or_create(
             game_id=game_id,
@@ -117,17 +196,13 @@ def do_request_review(game_id: int, user) -> Review:
             },
         )
         review = Review.objects.select_for_update().get(pk=review.pk)
-        stalled = review.status in (Review.Status.PENDING, Review.Status.RUNNING) and (
-            (review.started_at or review.requested_at) < timezone.now() - STALLED_AFTER
-        )
-        again = review.status == Review.Status.FAILED or stalled
+        again = review.status == Review.Status.FAILED or (not created and _lost(review, now, _latest_taken_sent(now)))
         if again:
             review.status = Review.Status.PENDING
             review.started_at = None
+            review.save(update_fields=["status", "started_at"])
         if created or again:
-            review.nudged_at = timezone.now()
-            review.save(update_fields=["status", "started_at", "nudged_at"])
-            enqueue_run_review(review.pk, game["variant"])
+            _send_next(review, now)
     return review
 
 
@@ -135,29 +210,36 @@ def chunk_seconds() -> float:
     return float(getattr(settings, "REVIEW_CHUNK_SECONDS", DEFAULT_CHUNK_SECONDS))
 
 
-def do_run_review(review_id: int) -> int:
+def do_run_review(review_id: int, nudge: int | None = None) -> int:
     """Judge the next part of a review (the task's work); returns how many decisions it judged.
 
-    The worker that runs reviews also moves the bots of live games (the variant
-    queue; in the embedded mode one thread does everything), so a review is
-    judged in parts of about `REVIEW_CHUNK_SECONDS` each: every part stores its
-    judgements and the move it reached (`progress`), then sends the task again
-    for the rest. The long analysis runs outside any transaction; a part is
-    written only if no other worker wrote it meanwhile (a repeated message does
-    the same work twice, never writes it twice). A done review, or a missing
-    one, is left alone (0).
+    A review is judged in parts of at most `REVIEW_CHUNK_SECONDS` each (the
+    batch queue's other work waits no longer, and the sweep's lease stays
+    short): every part stores its judgements and the move it reached
+    (`progress`), then sends the task again for the rest. A message numbered
+    `nudge` that is not the review's last one sent is dropped (0): the sweep or
+    the player sent a newer one, which does the work. The long analysis runs
+    outside any transaction; a part is written only if no other worker wrote it
+    meanwhile (a repeated message does the same work twice, never writes it
+    twice). A done review, or a missing one, is left alone (0).
     """
     with transaction.atomic():
         review = Review.objects.select_for_update().filter(pk=review_id).first()
         if review is None or review.status in (Review.Status.DONE, Review.Status.FAILED):
             return 0
+        if nudge is not None and nudge != review.nudges:
+            return 0
+        now = timezone.now()
+        review.taken_at = now
+        fields = ["taken_at"]
         if review.status == Review.Status.PENDING:
             review.status = Review.Status.RUNNING
-            review.started_at = timezone.now()
-            review.save(update_fields=["status", "started_at"])
+            review.started_at = now
+            fields += ["status", "started_at"]
+        review.save(update_fields=fields)
     start = review.progress
     try:
-        variant, judgements, reached, finished = judge_seat(review, start=start, seconds=chunk_seconds())
+        _variant, judgements, reached, finished = judge_seat(review, start=start, seconds=chunk_seconds())
     except Exception:
         log.exception("review %s failed", review_id)
         Review.objects.filter(pk=review_id).exclude(status=Review.Status.DONE).update(
@@ -189,39 +271,34 @@ def do_run_review(review_id: int) -> int:
             review.status = Review.Status.DONE
             review.finished_at = timezone.now()
             fields += ["status", "finished_at"]
-        else:
-            review.nudged_at = timezone.now()
-            fields.append("nudged_at")
         review.save(update_fields=fields)
         if not finished:
-            enqueue_run_review(review.pk, variant)
+            _send_next(review, timezone.now())
     return len(judgements)
 
 
-def _waiting(now):
-    """Reviews waiting for a part whose task was last sent more than SWEEP_AFTER before `now`."""
-    cutoff = now - SWEEP_AFTER
-    return Review.objects.filter(status__in=(Review.Status.PENDING, Review.Status.RUNNING)).filter(
-        Q(nudged_at__lt=cutoff) | Q(nudged_at__isnull=True, requested_at__lt=cutoff)
-    )
-
-
 def do_sweep_reviews(now=None) -> int:
-    """Send the task again for every review whose last one seems lost (see the module
-    docstring); returns how many were sent. Idempotent: each review is re-read under
-    its lock, and a review just sent waits SWEEP_AFTER before the next sweep sends it
-    again; the task itself re-derives everything from the database."""
+    """Send the task again for every waiting review whose last message is lost (see the
+    module docstring), never for one still queued; returns how many were sent.
+    Idempotent: each review is re-read under its lock, a review just sent is
+    outstanding again, and the task itself re-derives everything from the database."""
     now = now or timezone.now()
+    latest_taken_sent = _latest_taken_sent(now)
     sent = 0
-    waiting = list(_waiting(now).order_by("requested_at").values_list("pk", "game__variant")[:SWEEP_BATCH])
-    for review_id, variant in waiting:
+    waiting = Review.objects.filter(status__in=(Review.Status.PENDING, Review.Status.RUNNING))
+    candidates = [
+        review.pk
+        for review in waiting.order_by("requested_at").only(
+            "pk", "status", "requested_at", "nudged_at", "taken_at", "nudges"
+        )
+        if _lost(review, now, latest_taken_sent)
+    ]
+    for review_id in candidates[:SWEEP_BATCH]:
         with transaction.atomic():
-            review = _waiting(now).select_for_update().filter(pk=review_id).first()
-            if review is None:  # done, or sent again meanwhile
+            review = waiting.select_for_update().filter(pk=review_id).first()
+            if review is None or not _lost(review, now, latest_taken_sent):  # done, or taken meanwhile
                 continue
-            review.nudged_at = now
-            review.save(update_fields=["nudged_at"])
-            enqueue_run_review(review.pk, variant)
+            _send_next(review, now)
         sent += 1
     if sent:
         log.info("sent the task again for %d waiting reviews", sent)
@@ -230,9 +307,14 @@ def do_sweep_reviews(now=None) -> int:
 
 def judge_seat(review: Review, *, start: int = 0, seconds: float | None = None):
     """Replay the game from its seed and log and judge the seat's own decisions from
-    move `start` on, stopping after the first move that ends `seconds` of work.
+    move `start` on, for `seconds` of work at most.
 
-    Returns (variant, [(move number, judgement)], the move number reached, finished?).
+    The budget is a deadline, checked between every two deals of an evaluation
+    (one decision may cost more than the whole budget: 2,400 playouts of a
+    four-seat game took 2-7 s): a decision that the deadline cuts short is left
+    for the next part, unless it is the part's first, which is then judged on the
+    deals that fitted (so every part moves on). Returns (variant,
+    [(move number, judgement)], the move number reached, finished?).
     """
     game = game_selectors.finished_game_log(review.game_id)
     if game is None:
@@ -241,19 +323,28 @@ def judge_seat(review: Review, *, start: int = 0, seconds: float | None = None):
     position = game["first_position"]
     moves = game["moves"]
     judgements = []
-    began = time.perf_counter()
+    deadline = None if seconds is None else time.perf_counter() + seconds
     reached = start
+    evaluated = False
     for number, seat, action, source in moves:
         if number >= start:
+            if deadline is not None and evaluated and time.perf_counter() >= deadline:
+                break
             if seat == review.seat and source == PLAYER and len(position.legal_actions(seat)) > 1:
                 judgement = analysis.judge(
-                    position.view(seat), action, limits, deals=review.deals, playouts=review.playouts
+                    position.view(seat),
+                    action,
+                    limits,
+                    deals=review.deals,
+                    playouts=review.playouts,
+                    deadline=deadline,
                 )
+                if judgement is not None and judgement.cut and evaluated:
+                    break  # cut short: judged in full by the next part
+                evaluated = True
                 if judgement is not None:
                     judgements.append((number, judgement))
             reached = number + 1
         position.act(seat, action)
-        if seconds is not None and number >= start and time.perf_counter() - began >= seconds:
-            break
     finished = reached >= len(moves)
     return game["variant"], judgements, reached, finished

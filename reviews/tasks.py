@@ -1,4 +1,4 @@
-"""Celery tasks: thin and idempotent; sent by name on the game's variant queue."""
+"""Celery tasks: thin and idempotent; sent by name on the batch queue."""
 
 from celery import shared_task
 
@@ -6,9 +6,9 @@ from reviews import services
 
 
 @shared_task(name="reviews.tasks.run_review", acks_late=True)
-def run_review(review_id: int) -> int:
-    """Judge the reviewed seat's decisions (a done review is left as it is)."""
-    return services.do_run_review(review_id)
+def run_review(review_id: int, nudge: int | None = None) -> int:
+    """Judge the next part of the review (a done review, or an older message, is left alone)."""
+    return services.do_run_review(review_id, nudge)
 
 
 @shared_task(name="reviews.tasks.sweep_reviews", ignore_result=True)

@@ -14,10 +14,11 @@ from reviews import presenters, selectors, services
 PANEL = "reviews/partials/panel.html"
 
 
-def _panel_response(request, game_id: int, status: int = 200) -> HttpResponse:
+def _panel_response(request, game_id: int, status: int = 200, refusal: str = "") -> HttpResponse:
     context = presenters.panel_context(game_id, request.user)
     if context is None:
         raise Http404("No review here.")
+    context["refusal"] = refusal
     return HttpResponse(render_to_string(PANEL, context, request=request), status=status)
 
 
@@ -40,6 +41,9 @@ def request_review(request, game_id: int):
     except services.ReviewRefused as refusal:
         if refusal.code in ("not_participant", "not_finished"):
             raise Http404(str(refusal)) from None
+        if refusal.code == "daily_limit":
+            # The panel says why (htmx swaps a 200 only; a plain form gets the 429 itself).
+            return _panel_response(request, game_id, status=200 if request.htmx else 429, refusal=str(refusal))
         return HttpResponse(str(refusal), status=403)
     if request.htmx:
         return _panel_response(request, game_id)

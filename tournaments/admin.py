@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from . import services
-from .forms import TournamentForm
+from .forms import AdminTournamentForm
 from .models import Entrant, Pair, Result, Round, RoundTable, Tournament
 
 
@@ -22,7 +22,7 @@ class EntrantInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    form = TournamentForm
+    form = AdminTournamentForm
     list_display = ("name", "variant", "kind", "format", "starts_at", "status", "paused")
     list_filter = ("status", "variant", "format", "kind")
     search_fields = ("name",)

@@ -8,6 +8,15 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self):
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import m2m_changed, post_migrate
+
+        from .directors import on_groups_changed, on_post_migrate
+
+        m2m_changed.connect(
+            on_groups_changed, sender=get_user_model().groups.through, dispatch_uid="tournaments.director_staff"
+        )
+        post_migrate.connect(on_post_migrate, sender=self, dispatch_uid="tournaments.directors_are_staff")
         try:
             from games.signals import game_finished
         except ImportError:  # the signal lands with the games app; the sweep records games meanwhile
@@ -15,3 +24,10 @@ class TournamentsConfig(AppConfig):
         from .receivers import on_game_finished
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments.record_game")
+        try:
+            from games.signals import table_page_will_render
+        except ImportError:
+            return
+        from .receivers import on_table_page
+
+        table_page_will_render.connect(on_table_page, dispatch_uid="tournaments.table_page")

@@ -1,6 +1,7 @@
 """The event form (admin and director page): every Rules option as a field,
 stored as `rules` = games.engine.Rules(...).to_dict()."""
 
+import math
 from datetime import timedelta
 
 from django import forms
@@ -8,14 +9,15 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from .errors import TournamentRefused
-from .models import Tournament
+from .models import METRIC_NAMES, Tournament
+from .standings import check_tiebreaks
 
 DATETIME_FIELDS = ("registration_opens", "registration_closes", "checkin_opens", "checkin_closes", "starts_at")
 RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "trump_six_swap")
 # Bounds a real event stays within; beyond them a number is a typo (or an attack) and
 # would overflow the database column (a server error) instead of getting a clear answer.
 NUMBER_BOUNDS = {"table_size": (2, 6), "rounds": (1, 100), "games_per_round": (1, 20), "max_entrants": (2, 10000)}
-DURATION_FIELDS = ("pause_between_rounds", "round_time_limit")
+DURATION_FIELDS = ("pause_between_rounds", "round_time_limit", "no_show_grace")
 LONGEST_DURATION = timedelta(days=1)
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
 
@@ -66,16 +68,26 @@ class TournamentForm(forms.ModelForm):
             "pause_between_rounds",
             "round_time_limit",
             "turn_seconds",
+            "no_show_grace",
             "rated",
             "max_entrants",
             "points_table",
+            "tiebreaks",
         ]
+
+    # The director's page gives each moment the browser's own date and time picker; the
+    # admin keeps its split date and time inputs (AdminTournamentForm), whose two values
+    # its SplitDateTimeField expects: one datetime-local value there is "enter a list".
+    browser_date_pickers = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in DATETIME_FIELDS:
-            # The browser's own date and time picker; shown in the site's time zone.
-            self.fields[name].widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+        if self.browser_date_pickers:
+            for name in DATETIME_FIELDS:
+                # Shown in the site's time zone.
+                self.fields[name].widget = forms.DateTimeInput(
+                    attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+                )
         for name, (low, high) in NUMBER_BOUNDS.items():
             field = self.fields[name]
             bounds = (MinValueValidator, MaxValueValidator)  # in place of the column's own ">= 0": one message, not two
@@ -83,6 +95,7 @@ class TournamentForm(forms.ModelForm):
             field.validators += [MinValueValidator(low), MaxValueValidator(high)]
             field.widget.attrs.update(min=low, max=high)
         self.fields["description"].widget.attrs["rows"] = 3
+        self.fields["no_show_grace"].required = False  # empty: the default two minutes
         points = self.fields["points_table"]
         self.fields["points_table"] = PointsTableField(
             label=points.label,
@@ -90,6 +103,14 @@ class TournamentForm(forms.ModelForm):
             required=False,
             widget=forms.TextInput(attrs={"placeholder": "[3, 2, 1, 0]"}),
         )
+        tiebreaks = self.fields["tiebreaks"]  # names separated by commas, not JSON
+        self.fields["tiebreaks"] = forms.CharField(
+            label=tiebreaks.label,
+            help_text=tiebreaks.help_text,
+            required=False,
+            widget=forms.TextInput(attrs={"placeholder": "buchholz, median_buchholz, sonneborn_berger, duraks, seed"}),
+        )
+        self.initial["tiebreaks"] = ", ".join(getattr(self.instance, "tiebreaks", None) or [])
         rules = (self.instance.rules or {}) if self.instance else {}
         for name in RULE_FIELDS:
             if name in rules:
@@ -106,6 +127,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean_round_time_limit(self):
         return self._clean_duration("round_time_limit")
+
+    def clean_no_show_grace(self):
+        value = self._clean_duration("no_show_grace")
+        return Tournament._meta.get_field("no_show_grace").default if value is None else value
 
     def _clean_moment(self, name):
         value = self.cleaned_data.get(name)
@@ -130,7 +155,19 @@ class TournamentForm(forms.ModelForm):
         return self._clean_moment("checkin_closes")
 
     def clean_starts_at(self):
-        return self._clean_moment("starts_at")
+        value = self._clean_moment("starts_at")
+        # A start in the past or in the current minute is due at once: the sweep would cancel the
+        # event seconds later, before anyone could enter. A new start (a new event, or a changed
+        # time) is the next whole minute at the earliest; an old event keeps the time it has.
+        new = self.instance._state.adding or "starts_at" in self.changed_data
+        if value is not None and new:
+            from .services import next_minute
+
+            if value < next_minute():
+                raise forms.ValidationError(
+                    _("The start must be in the future, from the next minute on."), code="start_in_past"
+                )
+        return value
 
     def clean(self):
         data = super().clean()
@@ -147,10 +184,31 @@ class TournamentForm(forms.ModelForm):
             validate_event(event)
         except TournamentRefused as refusal:
             raise forms.ValidationError(str(refusal)) from None
-        points = data.get("points_table") or []
-        if not isinstance(points, list) or not all(isinstance(p, int | float) and p >= 0 for p in points):
-            raise forms.ValidationError(_("Points by place are a list of numbers, e.g. [3, 2, 1, 0]."))
         return data
+
+    def clean_points_table(self):
+        """A list of finite numbers from 0 up, none above the one before it: JSON as Python
+        reads it also gives 1e999 and Infinity (inf), NaN, and true and false (ints)."""
+        points = self.cleaned_data.get("points_table") or []
+        if not isinstance(points, list):
+            raise forms.ValidationError(_("Points by place are a list of numbers, e.g. [3, 2, 1, 0]."))
+        numbers = all(type(p) in (int, float) and math.isfinite(p) and p >= 0 for p in points)
+        if not numbers or any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
+            raise forms.ValidationError(
+                _("Points by place are finite numbers from 0 up, not rising with the place, e.g. [3, 2, 1, 0]."),
+                code="points_table",
+            )
+        return points
+
+    def clean_tiebreaks(self):
+        """Names of standings.METRICS separated by commas, each once; empty: the format's default."""
+        names = [name.strip() for name in (self.cleaned_data.get("tiebreaks") or "").split(",") if name.strip()]
+        try:
+            return check_tiebreaks(names)
+        except ValueError:
+            raise forms.ValidationError(
+                _("Choose tie-breaks from: %(names)s (each once)."), params={"names": ", ".join(METRIC_NAMES)}
+            ) from None
 
     def save(self, commit=True):
         event = super().save(commit=False)
@@ -158,3 +216,9 @@ class TournamentForm(forms.ModelForm):
         if commit:
             event.save()
         return event
+
+
+class AdminTournamentForm(TournamentForm):
+    """The same form in the admin, with the admin's own date and time widgets."""
+
+    browser_date_pickers = False

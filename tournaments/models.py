@@ -9,10 +9,26 @@ games belong to the games app and are referred to by string foreign keys.
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+
+def validate_tiebreaks(value):
+    """The tie-breaks are names of standings.METRICS, each once."""
+    from .standings import check_tiebreaks
+
+    try:
+        check_tiebreaks(value)
+    except ValueError as error:
+        raise ValidationError(
+            _("Choose tie-breaks from: %(names)s (each once)."), params={"names": ", ".join(METRIC_NAMES)}
+        ) from error
+
+
+METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "games", "seed")
 
 VARIANT_CHOICES = [("podkidnoy", _("Podkidnoy")), ("perevodnoy", _("Perevodnoy"))]
 
@@ -22,7 +38,8 @@ class Pair(models.Model):
 
     class Status(models.TextChoices):
         INVITED = "invited", _("invited")
-        ACTIVE = "active", _("active")
+        # (a context of its own: Django's own "active" is "активный", which a pair, "пара", is not)
+        ACTIVE = "active", pgettext_lazy("pair status", "active")
         DECLINED = "declined", _("declined")
         DISSOLVED = "dissolved", _("dissolved")
 
@@ -100,10 +117,25 @@ class Tournament(models.Model):
     pause_between_rounds = models.DurationField(_("pause between rounds"), default=timedelta(minutes=2))
     round_time_limit = models.DurationField(_("round time limit"), null=True, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer, seconds"), null=True, blank=True, default=30)
+    no_show_grace = models.DurationField(
+        _("no-show grace"),
+        default=timedelta(minutes=2),
+        help_text=_("an entrant who has not come to his table this long after the deal forfeits the game"),
+    )
     rated = models.BooleanField(_("rated"), default=False)
     max_entrants = models.PositiveIntegerField(_("maximum entrants"), null=True, blank=True)
     points_table = models.JSONField(
         _("points by place"), default=list, blank=True, help_text=_("points for 1st, 2nd, ... place; empty: default")
+    )
+    tiebreaks = models.JSONField(
+        _("tie-breaks"),
+        default=list,
+        blank=True,
+        validators=[validate_tiebreaks],
+        help_text=_(
+            "tie-break names in order, from: buchholz, median_buchholz, sonneborn_berger, duraks, games, seed; "
+            "empty: the format's default"
+        ),
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     paused = models.BooleanField(_("paused"), default=False)
@@ -121,6 +153,9 @@ class Tournament(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     ratings_nudged_at = models.DateTimeField(null=True, blank=True)
+    # The one-time key of the form that created the event: a second submit of the same
+    # form (a double click on "Create") finds the event made by the first.
+    creation_key = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         verbose_name = _("tournament")
@@ -150,6 +185,8 @@ class Entrant(models.Model):
         ACTIVE = "active", _("playing")
         WITHDRAWN = "withdrawn", _("withdrawn")
         DISQUALIFIED = "disqualified", _("disqualified")
+        # Registered past max_entrants: never plays; the first is promoted when a place frees before the start.
+        WAITING = "waiting", _("on the waiting list")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     user = models.ForeignKey(
@@ -166,6 +203,12 @@ class Entrant(models.Model):
     byes = models.PositiveSmallIntegerField(_("byes"), default=0)
     eliminated_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True, help_text=_("1 is the best; set at the start"))
+    requested_bye_round = models.PositiveSmallIntegerField(
+        _("requested bye"), null=True, blank=True, help_text=_("the round he asked to sit out (Swiss; one per event)")
+    )
+    kept = models.BooleanField(
+        _("kept despite absences"), default=False, help_text=_("the director keeps him in after two absences")
+    )
 
     class Meta:
         verbose_name = _("entrant")
@@ -214,6 +257,10 @@ class Round(models.Model):
     byes = models.JSONField(default=list, blank=True, help_text="entrant ids left out of this round")
     flags = models.JSONField(default=list, blank=True, help_text="why the seating deviates from the ideal")
     seated_by_director = models.BooleanField(default=False)
+    # The seating stored on a scheduled round is a draft the director may edit; players see it
+    # once it is published (or the round starts). `drafted_for`: the entrants and scores it was computed from.
+    published_at = models.DateTimeField(null=True, blank=True)
+    drafted_for = models.JSONField(default=list, blank=True, help_text="entrant ids and scores of the draft")
 
     class Meta:
         verbose_name = pgettext_lazy("tournament", "round")
@@ -255,6 +302,11 @@ class Result(models.Model):
     points = models.FloatField(_("points"), default=0)
     is_durak = models.BooleanField(_("durak"), default=False)
     is_bye = models.BooleanField(_("bye"), default=False)
+    absent = models.BooleanField(_("absent"), default=False, help_text=_("forfeited: never came to the table"))
+    adjudicated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    adjudicated_at = models.DateTimeField(null=True, blank=True)
     corrected_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -273,3 +325,63 @@ class Result(models.Model):
 
     def __str__(self):
         return f"{self.entrant}: {self.points}"
+
+
+class StuckStep(models.Model):
+    """A step of an event that failed and is being retried: the event's own move
+    (no table), or recording or dealing at one table. Deleted once it succeeds.
+
+    The sweep tries it again after a growing pause (`next_attempt_at`) while the
+    rest of the event goes on, logs it once, when it first fails, and the
+    director's page shows it with the actions that resolve it ("retry now",
+    "end this table's round as played").
+    """
+
+    class Step(models.TextChoices):
+        ADVANCE = "advance", _("moving the event on")
+        RECORD = "record", _("recording a game")
+        DEAL = "deal", _("dealing the next game")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stuck_steps")
+    step = models.CharField(max_length=10, choices=Step.choices, default=Step.ADVANCE)
+    round_table = models.ForeignKey(RoundTable, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    failures = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=300, blank=True)
+    first_failed_at = models.DateTimeField()
+    last_failed_at = models.DateTimeField()
+    next_attempt_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("stuck step")
+        verbose_name_plural = _("stuck steps")
+        ordering = ["first_failed_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "step", "round_table"], name="one_stuck_step_per_kind")
+        ]
+
+    def __str__(self):
+        return f"{self.tournament}: {self.step} ×{self.failures}"
+
+
+class DirectorAction(models.Model):
+    """What a director did to an event and why: the event's history on the director's page.
+
+    `detail` holds what the action needs to be understood later: for a correction
+    the table, the game, and the old and new places and points of each entrant;
+    for a reopen or a cancel the status before and after.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="director_actions")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(_("when"))
+    action = models.CharField(_("action"), max_length=24)
+    reason = models.CharField(_("why"), max_length=200, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("director's action")
+        verbose_name_plural = _("director's actions")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return f"{self.tournament}: {self.action}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import transaction
 
 from games.services import notify
@@ -86,7 +87,8 @@ def recompute_ratings_on_commit(variant: str) -> None:
         from celery import current_app
 
         try:
-            current_app.send_task(RATINGS_RECOMPUTE_TASK, args=[variant], queue=f"ratings-{variant}")
+            # A full recomputation is batch work (settings.BATCH_QUEUE, docs/scaling.md).
+            current_app.send_task(RATINGS_RECOMPUTE_TASK, args=[variant], queue=settings.BATCH_QUEUE)
         except Exception:
             log.exception("could not ask for a ratings recompute of %s", variant)
 

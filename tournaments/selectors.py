@@ -8,10 +8,10 @@ import io
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from . import game_records, standings
-from .models import Entrant, Pair, Result, Round, Tournament
+from .models import Entrant, Pair, Result, Round, StuckStep, Tournament
 
 # Why a seating deviates from the ideal (formats.FLAGS codes), for the director.
 FLAG_TEXTS = {
@@ -57,8 +57,23 @@ def entry_of(event: Tournament, user) -> Entrant | None:
     return event.entrants.filter(Q(user=user) | Q(pair__player_one=user) | Q(pair__player_two=user)).first()
 
 
+def _standing_group(event: Tournament, entrant: Entrant, played: set[int]) -> str:
+    """standings.GROUPS: withdrawn, disqualified; "absent" when check-in was required, the event has
+    started and the entrant never checked in (and so never played); else "active"."""
+    if entrant.state == Entrant.State.WITHDRAWN:
+        return "withdrawn"
+    if entrant.state == Entrant.State.DISQUALIFIED:
+        return "disqualified"
+    started = event.started_at is not None or event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    if event.checkin_opens is not None and started and not entrant.checked_in and entrant.pk not in played:
+        return "absent"
+    return "active"
+
+
 def standings_of(event: Tournament) -> list[standings.Line]:
-    entrants = list(event.entrants.order_by("registered_at", "pk"))
+    """The event's standings (standings.compute): groups, the knockout's rounds reached, the seeds
+    fixed at the start for the seed tie-break, and the event's tie-breaks (else its format's)."""
+    entrants = list(event.entrants.exclude(state=Entrant.State.WAITING).order_by("registered_at", "pk"))
     rows = [
         {
             "entrant": r["entrant_id"],
@@ -66,15 +81,83 @@ def standings_of(event: Tournament) -> list[standings.Line]:
             "table": r["round_table_id"],
             "points": r["points"],
             "durak": r["is_durak"],
+            "game": r["game_number"],
         }
         for r in Result.objects.filter(round__tournament=event).values(
-            "entrant_id", "round__number", "round_table_id", "points", "is_durak"
+            "entrant_id", "round__number", "round_table_id", "points", "is_durak", "game_number"
         )
     ]
+    played = {row["entrant"] for row in rows}
     from .services import entrant_ratings
 
-    ratings = entrant_ratings(event, entrants)
-    return standings.compute([e.pk for e in entrants], rows, ratings)
+    ratings = entrant_ratings(event, entrants)  # shown only: the order reads the seeds frozen at the start
+    return standings.compute(
+        [e.pk for e in entrants],
+        rows,
+        ratings,
+        groups={e.pk: _standing_group(event, e, played) for e in entrants},
+        seeds={e.pk: e.seed for e in entrants},
+        eliminated={e.pk: e.eliminated_in_round for e in entrants},
+        knockout=event.format == Tournament.Format.KNOCKOUT,
+        tiebreaks=event_tiebreaks(event),
+        event_key=event.pk,
+    )
+
+
+def event_tiebreaks(event: Tournament) -> list[str]:
+    """The event's own order (checked when it is saved through a form), else its format's default;
+    an order the forms would refuse (written around them) falls back to the default."""
+    try:
+        return standings.tiebreaks_for(event.format, event.tiebreaks)
+    except ValueError:
+        return standings.tiebreaks_for(event.format)
+
+
+# What an entrant's line says about him (standings.GROUPS and the event's state), for the page.
+STANDING_TEXTS = {
+    "registered": pgettext_lazy("standing", "registered"),
+    "checked_in": pgettext_lazy("standing", "checked in"),
+    "playing": pgettext_lazy("standing", "playing"),
+    "absent": pgettext_lazy("standing", "did not check in"),
+    "finished": pgettext_lazy("standing", "finished"),
+    "winner": pgettext_lazy("standing", "winner"),
+    "cancelled": pgettext_lazy("standing", "cancelled"),
+}
+
+# The tie-breaks (standings.METRICS) as the rules text names them.
+TIEBREAK_TEXTS = {
+    "buchholz": _("Buchholz (the average points of the opponents met, per opponent)"),
+    "median_buchholz": _("median Buchholz (the same without the best and the worst opponent)"),
+    "sonneborn_berger": _(
+        "Sonneborn-Berger (the points of each table-mate you outscored in a round, half for equal points, per opponent)"
+    ),
+    "duraks": _("fewer durak finishes"),
+    "games": _("more games played"),
+    "seed": _("the better seed (from the ratings at the event's start)"),
+}
+
+
+def tiebreak_texts(event: Tournament) -> list[str]:
+    return [str(TIEBREAK_TEXTS[name]) for name in event_tiebreaks(event)]
+
+
+def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) -> str:
+    """Withdrawn and disqualified say so; the others say where the event is: registered (or checked
+    in) before it starts, "did not check in", playing while it runs, finished (a knockout's winner:
+    winner) after it ends."""
+    if line.group in ("withdrawn", "disqualified"):
+        return entrant.get_state_display()
+    if line.group == "absent":
+        return str(STANDING_TEXTS["absent"])
+    if event.status == Tournament.Status.CANCELLED:
+        return str(STANDING_TEXTS["cancelled"])
+    if event.status == Tournament.Status.FINISHED:
+        if event.format == Tournament.Format.KNOCKOUT and line.reached is None and line.games:
+            return str(STANDING_TEXTS["winner"])
+        return str(STANDING_TEXTS["finished"])
+    if event.status == Tournament.Status.RUNNING:
+        return str(STANDING_TEXTS["playing"])
+    return str(STANDING_TEXTS["checked_in" if entrant.checked_in else "registered"])
 
 
 def standings_table(event: Tournament) -> list[dict]:
@@ -91,14 +174,19 @@ def standings_table(event: Tournament) -> list[dict]:
                 "name": names.get(line.entrant, "?"),
                 "points": line.points,
                 "buchholz": line.buchholz,
+                "median_buchholz": line.median_buchholz,
+                "sonneborn_berger": line.sonneborn_berger,
                 "duraks": line.duraks,
                 "rating": line.rating,
+                "seed": line.seed,
                 "games": line.games,
                 "byes": line.byes,
-                "state": entrant.get_state_display(),
-                "active": entrant.is_active,
+                "state": standing_state(event, entrant, line),
+                "group": line.group,
+                "active": line.group == "active",
                 "late": entrant.late,
                 "eliminated_in_round": entrant.eliminated_in_round,
+                "averaged_rounds": line.averaged_rounds,
                 "by_round": line.by_round,
                 "user_ids": entrant.user_ids(),
             }
@@ -129,7 +217,8 @@ def round_view(event: Tournament, user=None) -> dict | None:
     names = entrant_names(event)
     mine = entry_of(event, user)
     tables = []
-    for rt in round_.tables.order_by("number"):
+    shown = seating_shown(round_)
+    for rt in round_.tables.order_by("number") if shown else ():
         tables.append(
             {
                 "number": rt.number,
@@ -143,7 +232,8 @@ def round_view(event: Tournament, user=None) -> dict | None:
     return {
         "round": round_,
         "tables": tables,
-        "byes": [names.get(pk, "?") for pk in round_.byes],
+        "byes": [names.get(pk, "?") for pk in round_.byes] if shown else [],
+        "requested_byes": [names.get(pk, "?") for pk in requested_byes_of(event, round_.number)],
         "seconds_to_start": max(0, int((round_.starts_at - timezone.now()).total_seconds()))
         if round_.status == Round.Status.SCHEDULED
         else None,
@@ -178,6 +268,18 @@ def pairs_of(user) -> list[Pair]:
     return list(Pair.objects.filter(Q(player_one=user) | Q(player_two=user)).select_related("player_one", "player_two"))
 
 
+def active_pairs_of(user) -> list[dict]:
+    """The user's active pairs, by partner name, for "enter with my pair"."""
+    if user is None or not user.is_authenticated:
+        return []
+    pairs = Pair.objects.filter(Q(player_one=user) | Q(player_two=user), status=Pair.Status.ACTIVE)
+    out = []
+    for pair in pairs.select_related("player_one", "player_two"):
+        partner = pair.player_two if pair.player_one_id == user.pk else pair.player_one
+        out.append({"pk": pair.pk, "partner": partner.get_username()})
+    return sorted(out, key=lambda row: row["partner"].casefold())
+
+
 def pair_results(pair: Pair) -> list[dict]:
     rows = []
     for r in (
@@ -198,9 +300,30 @@ def pair_results(pair: Pair) -> list[dict]:
     return rows
 
 
+# A spreadsheet runs a cell that begins with one of these as a formula; OWASP's advice
+# for CSV injection: such a text cell gets a leading single quote (numbers stay numbers).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """csv.writer whose text cells cannot start a formula."""
+
+    def __init__(self, out):
+        self._writer = csv.writer(out)
+
+    def writerow(self, row):
+        self._writer.writerow([csv_cell(value) for value in row])
+
+
 def standings_csv(event: Tournament) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     # Headers in the language of the page, like the state column below them.
     writer.writerow(
         [
@@ -242,7 +365,7 @@ def games_csv(event: Tournament) -> str:
     )
     games = {g["pk"]: g for g in game_records.games_with_seats({r.game_id for r in results})}
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     writer.writerow(
         [
             "round",
@@ -299,3 +422,267 @@ def pair_ratings(pair: Pair) -> list[tuple[str, str]]:
             if {row.first_id, row.second_id} == members:
                 out.append((str(label), row.shown))
     return out
+
+
+# ---------------------------------------------------------- the director's page
+
+ACTION_LABELS = {
+    "create": _("event created"),
+    "edit": _("setup changed"),
+    "start": _("started now"),
+    "pause": _("event paused"),
+    "resume": _("event resumed"),
+    "late": _("late entrant added"),
+    "withdraw": _("entrant withdrawn"),
+    "disqualify": _("entrant disqualified"),
+    "points": _("points corrected"),
+    "correct": _("outcome corrected"),
+    "cancel": _("event cancelled"),
+    "reopen": _("event reopened"),
+    "finish": _("event finished"),
+    "retry": _("failing step retried"),
+    "end_table": _("table's round ended as played"),
+}
+
+
+def _outcome(entry: dict) -> str:
+    text = _("place %(place)s, %(points)s points") % {
+        "place": entry.get("place") or "—",
+        "points": _number(entry.get("points")),
+    }
+    return f"{text}, {_('durak')}" if entry.get("durak") else text
+
+
+def _number(value) -> str:
+    from django.utils.formats import number_format
+
+    if value is None:
+        return "—"
+    return number_format(value, decimal_pos=None if value != int(value) else 0)
+
+
+def director_history(event: Tournament) -> list[dict]:
+    """The event's director actions, newest first, each with the lines that say what changed
+    (a correction: each entrant's old and new outcome)."""
+    rows = []
+    for action in event.director_actions.select_related("by"):
+        detail = action.detail or {}
+        lines = []
+        if action.action == "correct":
+            before, after = detail.get("before") or {}, detail.get("after") or {}
+            for name in after:
+                lines.append(f"{name}: {_outcome(before.get(name) or {})} → {_outcome(after[name])}")
+        elif action.action == "points":
+            lines.append(f"{detail.get('name', '')}: {_number(detail.get('before'))} → {_number(detail.get('after'))}")
+        elif detail.get("name"):
+            lines.append(detail["name"])
+        where = ""
+        if detail.get("round") and detail.get("table"):
+            where = _("round %(round)s, table %(table)s, game %(game)s") % {
+                "round": detail["round"],
+                "table": detail["table"],
+                "game": detail.get("game_number"),
+            }
+        rows.append(
+            {
+                "at": action.at,
+                "by": action.by.get_username() if action.by else "",
+                "label": ACTION_LABELS.get(action.action, action.action),
+                "is_correction": action.action in ("correct", "points"),
+                "where": where,
+                "reason": action.reason,
+                "lines": lines,
+            }
+        )
+    return rows
+
+
+def correctable_games(round_: Round, names: dict[int, str]) -> list[dict]:
+    """The games of a round with a result, one per table and game number, for the correction
+    form: each entrant by name with his current place."""
+    games: dict[tuple[int, int], dict] = {}
+    tables = {rt.pk: rt for rt in round_.tables.all()}
+    for result in round_.results.all():
+        rt = tables.get(result.round_table_id)
+        if rt is None:
+            continue
+        game = games.setdefault(
+            (rt.number, result.game_number),
+            {"round_table": rt, "game_number": result.game_number, "entrants": [], "places": []},
+        )
+        game["entrants"].append(
+            {"pk": result.entrant_id, "name": names.get(result.entrant_id, ""), "place": result.place}
+        )
+    for game in games.values():
+        order = {pk: i for i, pk in enumerate(game["round_table"].entrants)}
+        game["entrants"].sort(key=lambda e: order.get(e["pk"], 99))
+        game["places"] = list(range(1, len(game["entrants"]) + 1))
+    return [games[key] for key in sorted(games)]
+
+
+def stuck_steps(event: Tournament) -> list[StuckStep]:
+    """The event's steps that keep failing, oldest first (the director's page shows them)."""
+    return list(StuckStep.objects.filter(tournament=event).select_related("round_table__round"))
+
+
+def bracket(event: Tournament) -> dict | None:
+    """A knockout's rounds as columns: each table's entrants with their points in that round and
+    whether they went through (None while the round is not over); byes go through with 0 points.
+    None for other formats or before round one is seated."""
+    if event.format != Tournament.Format.KNOCKOUT:
+        return None
+    rounds = list(event.round_set.order_by("number").prefetch_related("tables"))
+    if not rounds:
+        return None
+    names = entrant_names(event)
+    out_in = dict(event.entrants.values_list("pk", "eliminated_in_round"))
+    points: dict[tuple[int, int], float] = {}
+    for round_id, entrant_id, value in Result.objects.filter(round__tournament=event).values_list(
+        "round_id", "entrant_id", "points"
+    ):
+        points[(round_id, entrant_id)] = points.get((round_id, entrant_id), 0.0) + value
+    columns = []
+    for round_ in rounds:
+        over = round_.status == Round.Status.FINISHED
+
+        def seat(pk, round_=round_, over=over):
+            went = None if not over else out_in.get(pk) != round_.number
+            return {"name": names.get(pk, "?"), "points": points.get((round_.pk, pk), 0.0), "through": went}
+
+        shown = seating_shown(round_)
+        tables = [
+            {"number": rt.number, "seats": [seat(pk) for pk in rt.entrants]}
+            for rt in sorted(round_.tables.all(), key=lambda rt: rt.number)
+            if shown
+        ]
+        byes = [{"name": names.get(pk, "?"), "through": True} for pk in round_.byes if shown]  # a bye goes through
+        columns.append({"number": round_.number, "status": round_.status, "over": over, "tables": tables, "byes": byes})
+    return {"rounds": columns}
+
+
+# ------------------------------------------------- the draft of a round
+
+ACTION_LABELS.update(
+    {
+        "draft": _("seating of the next round computed"),
+        "publish": _("seating published"),
+        "reseat": _("seating edited by the director"),
+    }
+)
+
+
+def seating_shown(round_: Round) -> bool:
+    """Players see a round's seating once it is published or the round has started."""
+    return round_.status != Round.Status.SCHEDULED or round_.published_at is not None
+
+
+def _points_text(value: float) -> str:
+    return _number(round(value, 2))
+
+
+def draft_view(event: Tournament) -> dict | None:
+    """The waiting round's draft for the director: tables with names and scores, its flags,
+    its cost (repeated pairs, score spread: the measure the Swiss search minimises), a
+    warning for every rematch, and the entrants who may be seated, by name."""
+    from .formats.search import Seater
+    from .formats.seating import repeat_pairs
+    from .services import draft_is_stale, eligible_entrants, meetings_before, scores_of
+
+    round_ = event.round_set.order_by("-number").first()
+    if round_ is None or round_.status != Round.Status.SCHEDULED:
+        return None
+    names = entrant_names(event)
+    scores = scores_of(event)
+    eligible = eligible_entrants(event, round_.number)
+    tables = [list(rt.entrants) for rt in round_.tables.order_by("number")]
+    met = meetings_before(event, round_.number)
+    seated = [pk for table in tables for pk in table]
+    cost = Seater(met, {pk: scores.get(pk, 0.0) for pk in seated}, seated).evaluate(tables) if tables else (0, 0, 0.0)
+    size = 2 if event.is_pairs else event.entrants_per_table
+
+    def seat(pk):
+        return {"entrant": pk, "name": names.get(pk, "?"), "score": _points_text(scores.get(pk, 0.0))}
+
+    rows = [
+        {"number": i, "seats": [seat(pk) for pk in table], "free": range(len(table), size)}
+        for i, table in enumerate(tables, start=1)
+    ]
+    if eligible:  # one empty table more: the director may open a table
+        rows.append({"number": len(tables) + 1, "seats": [], "free": range(size), "new": True})
+    eligible_ids = sorted(e.pk for e in eligible)
+    return {
+        "round": round_,
+        "tables": rows,
+        "byes": [seat(pk) for pk in round_.byes],
+        "flags": round_flags(round_, names),
+        "repeats": cost[0],
+        "spread": _points_text(cost[2]),
+        "rematches": [(names.get(a, "?"), names.get(b, "?")) for a, b in repeat_pairs(tables, met)],
+        "choices": sorted(((e.pk, names.get(e.pk, "?")) for e in eligible), key=lambda c: c[1].casefold()),
+        "published": round_.published_at is not None,
+        "edited": round_.seated_by_director,
+        "stale": bool(tables) and draft_is_stale(event, round_),
+        "unseated": [names.get(pk, "?") for pk in eligible_ids if pk not in set(seated) | set(round_.byes)],
+    }
+
+
+# ------------------------------------------------ waiting list, check-in, requested byes
+
+ACTION_LABELS.update(
+    {
+        "reinstate": _("entrant reinstated"),
+        "check_in": _("entrant checked in"),
+        "check_out": _("entrant checked out"),
+    }
+)
+
+
+def waiting_list(event: Tournament) -> list[Entrant]:
+    """Who waits for a place, first to be promoted first (order of registration)."""
+    return list(
+        event.entrants.filter(state=Entrant.State.WAITING)
+        .select_related("user", "pair__player_one", "pair__player_two")
+        .order_by("registered_at", "pk")
+    )
+
+
+def waiting_position(entrant: Entrant | None) -> int | None:
+    """1 for the first on the waiting list; None for one not on it."""
+    if entrant is None or entrant.state != Entrant.State.WAITING:
+        return None
+    earlier = entrant.tournament.entrants.filter(state=Entrant.State.WAITING).filter(
+        Q(registered_at__lt=entrant.registered_at) | Q(registered_at=entrant.registered_at, pk__lt=entrant.pk)
+    )
+    return earlier.count() + 1
+
+
+def checked_in_names(event: Tournament) -> list[str]:
+    """The public list of who has checked in, in the order they did."""
+    names = entrant_names(event)
+    entrants = event.entrants.filter(state=Entrant.State.ACTIVE, checked_in=True).order_by("checked_in_at", "pk")
+    return [names.get(pk, "?") for pk in entrants.values_list("pk", flat=True)]
+
+
+def bye_rounds(event: Tournament, entrant: Entrant | None) -> list[int]:
+    """The rounds an entrant may still ask to sit out (Swiss, rounds not started); [] otherwise."""
+    if entrant is None or not entrant.is_active or event.format != Tournament.Format.SWISS:
+        return []
+    if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return []
+    started = set(event.round_set.exclude(status=Round.Status.SCHEDULED).values_list("number", flat=True))
+    if entrant.requested_bye_round in started:
+        return []
+    return [n for n in range(1, event.rounds + 1) if n not in started]
+
+
+def entrant_in(event: Tournament, entrant_id: int) -> Entrant | None:
+    """An entrant of this event only (an id of another event's entrant finds nothing)."""
+    return event.entrants.select_related("user", "pair__player_one", "pair__player_two").filter(pk=entrant_id).first()
+
+
+def requested_byes_of(event: Tournament, number: int) -> list[int]:
+    """Entrants who asked to sit out round `number` (Swiss)."""
+    if event.format != Tournament.Format.SWISS:
+        return []
+    asked = event.entrants.filter(state=Entrant.State.ACTIVE, requested_bye_round=number)
+    return list(asked.order_by("registered_at", "pk").values_list("pk", flat=True))

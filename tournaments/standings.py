@@ -10,15 +10,25 @@ Scoring (stated on the event page):
 - in pair events the pair's place counts (the team of the durak is 2nd);
 - a bye scores BYE_SHARE of the points table: its average, rounded to a half
   point (at tables of four with 3/2/1/0 that is 1.5, at two with 1/0 it is 0.5);
-- a late entrant starts with 0 points for the rounds he missed.
+  in a knockout a bye scores 0 and goes through to the next round;
+- a late entrant starts with 0 points for the rounds he missed;
+- unequal games (UNEQUAL_GAMES_RULE): when a round's time limit left its tables
+  with unequal numbers of games, each entrant's points of that round are his
+  points per game at his table times the games of the round's fullest table
+  (a table that played 1 game of 3 counts its game three times, not a third).
 
-Standings order: points, then Buchholz (the sum of the current points of every
-opponent met, one count per opponent per round), then fewer durak finishes,
-then rating, then registration order.
+Standings order: first the standing group (entrants in play, then entrants who
+did not check in, then withdrawn, then disqualified); a knockout then ranks by
+the round reached (still in, or out later, ranks higher: the winner first);
+then points; then the event's tie-breaks in order, each a named metric of
+METRICS (the format's DEFAULT_TIEBREAKS unless the event orders its own);
+finally by lot: a fixed draw per event (LOT_RULE), never registration order.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import formats
@@ -54,50 +64,209 @@ def pair_places(seats: list[dict]) -> dict[int, int]:
     return {team: 2 if has_lost else 1 for team, has_lost in lost.items()}
 
 
+UNEQUAL_GAMES_RULE = "points per game at the table times the games of the round's fullest table"
+LOT_RULE = "a fixed draw per event: the entrants ordered by a hash of the event and the entrant"
+
+#: Standing groups, best first: in play, never checked in (check-in was required), withdrawn, disqualified.
+GROUPS = ("active", "absent", "withdrawn", "disqualified")
+
+
 @dataclass
 class Line:
     entrant: int
     points: float = 0.0
-    buchholz: float = 0.0
+    buchholz: float = 0.0  # average points of the opponents met, per opponent met
+    median_buchholz: float = 0.0
+    sonneborn_berger: float = 0.0
     duraks: int = 0
-    rating: float = 0.0
+    rating: float = 0.0  # shown only; the order reads the seed frozen at the start
+    seed: int | None = None
     order: int = 0
     games: int = 0
     byes: int = 0
     rank: int = 0
+    group: str = "active"
+    reached: int | None = None  # knockout: the round an entrant went out in (None: still in, or the winner)
+    lot: str = ""
     by_round: dict = field(default_factory=dict)  # round -> points
     opponents: dict = field(default_factory=dict)  # round -> [entrant, ...]
+    averaged_rounds: list = field(default_factory=list)  # rounds whose points UNEQUAL_GAMES_RULE scaled
 
 
-def compute(entrants: list[int], results: list[dict], ratings: dict | None = None) -> list[Line]:
+@dataclass(frozen=True)
+class Metric:
+    """One tie-break: ``key(line)`` is sorted ascending (the better first)."""
+
+    name: str
+    description: str
+    key: Callable[[Line], float]
+
+
+METRICS: dict[str, Metric] = {
+    metric.name: metric
+    for metric in (
+        Metric("buchholz", "Buchholz: the average points of the opponents met, per opponent", lambda x: -x.buchholz),
+        Metric(
+            "median_buchholz",
+            "median Buchholz: the same average without the best and the worst opponent (three or more met)",
+            lambda x: -x.median_buchholz,
+        ),
+        Metric(
+            "sonneborn_berger",
+            "Sonneborn-Berger: the points of each table-mate finished ahead of in a round (half for equal "
+            "points), averaged per opponent met",
+            lambda x: -x.sonneborn_berger,
+        ),
+        Metric("duraks", "fewer durak finishes", lambda x: x.duraks),
+        Metric("games", "more games played", lambda x: -x.games),
+        Metric("seed", "the better seed, fixed from the ratings at the event's start", lambda x: _seed_key(x.seed)),
+    )
+}
+
+#: Each format's tie-breaks, in order, when the event orders none of its own.
+DEFAULT_TIEBREAKS = {
+    "swiss": ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "seed"),
+    # Everyone meets everyone: Buchholz says little, who beat whom says more.
+    "round_robin": ("sonneborn_berger", "duraks", "games", "seed"),
+    "knockout": ("duraks", "buchholz", "seed"),
+}
+
+
+def _seed_key(seed: int | None) -> float:
+    return float(seed) if seed is not None else float("inf")
+
+
+def check_tiebreaks(names) -> list[str]:
+    """The names as a list; ValueError naming the first unknown or repeated one."""
+    if not isinstance(names, list | tuple):
+        raise ValueError("the tie-breaks must be a list of names")
+    seen = []
+    for name in names:
+        if name not in METRICS:
+            raise ValueError(f"unknown tie-break {name!r}; known: {', '.join(METRICS)}")
+        if name in seen:
+            raise ValueError(f"tie-break {name!r} appears twice")
+        seen.append(name)
+    return seen
+
+
+def tiebreaks_for(format_name: str, chosen=None) -> list[str]:
+    """The event's tie-breaks: its own order when it has one, else its format's default."""
+    if chosen:
+        return check_tiebreaks(chosen)
+    return list(DEFAULT_TIEBREAKS.get(format_name, DEFAULT_TIEBREAKS["swiss"]))
+
+
+def lot(event_key, entrant: int) -> str:
+    """LOT_RULE: the same for the same event and entrant, unrelated to registration order."""
+    return hashlib.sha256(f"{event_key}:{entrant}".encode()).hexdigest()
+
+
+def compute(
+    entrants: list[int],
+    results: list[dict],
+    ratings: dict | None = None,
+    *,
+    groups: dict[int, str] | None = None,
+    seeds: dict[int, int | None] | None = None,
+    eliminated: dict[int, int | None] | None = None,
+    knockout: bool = False,
+    tiebreaks=None,
+    event_key=0,
+) -> list[Line]:
     """Standings from results.
 
-    entrants: ids in registration order. results: dicts with entrant, round,
-    table (any key naming the table in its round, None for a bye), points, durak.
+    entrants: ids (registration order, used for nothing but ``Line.order``). results: dicts with
+    entrant, round, table (any key naming the table in its round, None for a bye), points, durak and
+    optionally game (the game's number at its table; tables of a round with unequal numbers of games
+    follow UNEQUAL_GAMES_RULE). groups: entrant -> one of GROUPS (default "active"). seeds: the seeds
+    fixed at the start (1 the best). eliminated: entrant -> the round it went out in (knockout).
+    tiebreaks: names of METRICS in order (default: the Swiss ones).
     """
     ratings = ratings or {}
-    lines = {e: Line(entrant=e, order=i, rating=float(ratings.get(e) or 0)) for i, e in enumerate(entrants)}
+    groups = groups or {}
+    seeds = seeds or {}
+    eliminated = eliminated or {}
+    chain = [METRICS[name] for name in check_tiebreaks(list(tiebreaks or DEFAULT_TIEBREAKS["swiss"]))]
+    lines = {
+        e: Line(
+            entrant=e,
+            order=i,
+            rating=float(ratings.get(e) or 0),
+            seed=seeds.get(e),
+            group=groups.get(e, "active"),
+            reached=eliminated.get(e),
+            lot=lot(event_key, e),
+        )
+        for i, e in enumerate(entrants)
+    }
+    for line in lines.values():
+        if line.group not in GROUPS:
+            raise ValueError(f"unknown standing group {line.group!r}")
+
+    # Games per table per round, for UNEQUAL_GAMES_RULE.
+    games_at: dict[tuple, set] = {}
+    for row in results:
+        if row.get("table") is not None and row.get("game"):
+            games_at.setdefault((row["round"], row["table"]), set()).add(row["game"])
+    fullest: dict = {}
+    for (round_number, _), games in games_at.items():
+        fullest[round_number] = max(fullest.get(round_number, 0), len(games))
+    unequal = {r for (r, _), games in games_at.items() if len(games) < fullest[r]}
+
     tables: dict[tuple, set] = {}
+    table_points: dict[tuple, dict[int, float]] = {}
     for row in results:
         line = lines.get(row["entrant"])
         if line is None:
             continue
-        line.points += row["points"]
-        line.by_round[row["round"]] = line.by_round.get(row["round"], 0.0) + row["points"]
-        if row.get("table") is None:
+        points = float(row["points"])
+        table = row.get("table")
+        round_number = row["round"]
+        if table is not None and round_number in unequal:
+            played = len(games_at.get((round_number, table), ())) or fullest[round_number]
+            points *= fullest[round_number] / played
+            if round_number not in line.averaged_rounds:
+                line.averaged_rounds.append(round_number)
+        line.points += points
+        line.by_round[round_number] = line.by_round.get(round_number, 0.0) + points
+        if table is None:
             line.byes += 1
             continue
         line.games += 1
         line.duraks += 1 if row.get("durak") else 0
-        tables.setdefault((row["round"], row["table"]), set()).add(row["entrant"])
-    for (round_number, _), members in tables.items():
+        key = (round_number, table)
+        tables.setdefault(key, set()).add(row["entrant"])
+        mine = table_points.setdefault(key, {})
+        mine[row["entrant"]] = mine.get(row["entrant"], 0.0) + points
+    # Per opponent met (one count per opponent per table of a round): their current points, and
+    # whether this entrant scored more (1), the same (1/2) or less (0) than they did at that table.
+    met: dict[int, list[tuple[float, float]]] = {e: [] for e in lines}
+    for key, members in tables.items():
+        at_table = table_points[key]
         for entrant in members:
-            line = lines.get(entrant)
-            if line is not None:
-                line.opponents[round_number] = sorted(members - {entrant})
+            lines[entrant].opponents.setdefault(key[0], []).extend(sorted(members - {entrant}))
+            for o in members - {entrant}:
+                share = 1.0 if at_table[entrant] > at_table[o] else 0.5 if at_table[entrant] == at_table[o] else 0.0
+                met[entrant].append((lines[o].points, share))
     for line in lines.values():
-        line.buchholz = sum(lines[o].points for opponents in line.opponents.values() for o in opponents if o in lines)
-    ordered = sorted(lines.values(), key=lambda x: (-x.points, -x.buchholz, x.duraks, -x.rating, x.order))
+        totals = sorted(points for points, _ in met[line.entrant])
+        line.buchholz = sum(totals) / len(totals) if totals else 0.0
+        trimmed = totals[1:-1] if len(totals) >= 3 else totals
+        line.median_buchholz = sum(trimmed) / len(trimmed) if trimmed else 0.0
+        beaten = sum(points * share for points, share in met[line.entrant])
+        line.sonneborn_berger = beaten / len(totals) if totals else 0.0
+
+    def sort_key(line: Line):
+        key = [GROUPS.index(line.group)]
+        if knockout:
+            key.append(-(line.reached if line.reached is not None else float("inf")))
+        key.append(-line.points)
+        key += [metric.key(line) for metric in chain]
+        key.append(line.lot)
+        return key
+
+    ordered = sorted(lines.values(), key=sort_key)
     for rank, line in enumerate(ordered, start=1):
         line.rank = rank
     return ordered

@@ -10,15 +10,16 @@ import logging
 
 from celery import shared_task
 
-from . import services
+from . import absence, services
 
 log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
 def advance_event(tournament_id: int) -> list:
-    """Whatever is due in one event: windows, the next round, games to record."""
-    return services.do_advance_event(tournament_id=tournament_id)
+    """Whatever is due in one event: windows, the next round, games to record
+    (a step that fails is noted and retried as in the sweep, not raised)."""
+    return services.do_sweep_event(tournament_id=tournament_id)
 
 
 @shared_task(ignore_result=True)
@@ -29,11 +30,17 @@ def record_game(game_id: int) -> list:
 
 @shared_task(ignore_result=True)
 def sweep_events() -> int:
-    """Beat: advance every event with something due."""
+    """Beat: advance every event with something due. A step that fails is noted by
+    the service (logged once, retried after a growing pause, shown to the director),
+    so one broken event neither stalls the others nor fails every 5 seconds in silence."""
     acted = 0
     for tournament_id in services.due_event_ids():
         try:
-            acted += len(services.do_advance_event(tournament_id=tournament_id))
-        except Exception:  # one broken event must not stall the others
+            acted += len(services.do_sweep_event(tournament_id=tournament_id))
+        except Exception:  # noting the failure failed too (the database is away): the next sweep retries
             log.exception("could not advance event %s", tournament_id)
+    try:  # no-shows past their grace forfeit (absence.py), after the events' own steps
+        acted += len(absence.do_forfeit_no_shows())
+    except Exception:
+        log.exception("could not check the tables for no-shows")
     return acted

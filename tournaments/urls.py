@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
     path("<int:tournament_id>/check-in/", views.check_in, name="check-in"),
+    path("<int:tournament_id>/bye/", views.request_bye, name="request-bye"),
     path("<int:tournament_id>/standings.csv", views.standings_csv, name="standings-csv"),
     path("<int:tournament_id>/games.csv", views.games_csv, name="games-csv"),
     path("<int:tournament_id>/direct/", views.direct, name="direct"),

@@ -3,25 +3,29 @@ service; a refusal becomes a message on the page it came from."""
 
 from __future__ import annotations
 
+import uuid
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import selectors as game_selectors
 from games.errors import Refusal
 
-from . import selectors, services, standings
+from . import absence, selectors, services, standings
+from .errors import TournamentRefused
 from .forms import TournamentForm
-from .models import Pair, Round, Tournament
+from .models import Entrant, Pair, Round, Tournament
 
 
 def event_list(request):
@@ -46,8 +50,17 @@ def panel_context(event: Tournament, user) -> dict:
         "checkin_open": services.checkin_open(event),
         "total_rounds": services.total_rounds(event),
         "is_director": services.can_direct(user),
+        "my_pairs": selectors.active_pairs_of(user) if event.is_pairs and not entry else [],
         "my_user_id": getattr(user, "pk", None),
         "seconds_to_start": _seconds_to_start(event),
+        "waiting_position": selectors.waiting_position(entry),
+        "waiting_list": (
+            selectors.waiting_list(event) if event.max_entrants and event.status in services.BEFORE_START else []
+        ),
+        "event_full": services.is_full(event),
+        "checked_in_names": selectors.checked_in_names(event) if event.checkin_opens else [],
+        "bye_rounds": selectors.bye_rounds(event, entry),
+        "requested_bye_points": services.requested_bye_points(event),
     }
 
 
@@ -83,27 +96,86 @@ def _act(request, tournament_id: int, action, done_message=None):
     else:
         if done_message:
             messages.success(request, done_message)
-    return redirect(request.POST.get("next") or "tournaments:event", tournament_id=tournament_id)
+    return redirect(_next_or(request, "tournaments:event", tournament_id=tournament_id))
+
+
+def _next_or(request, fallback: str, **kwargs) -> str:
+    """`next` when it is a path on this site; anything else (another host, a scheme, a
+    bare word like "x") is ignored for the page `fallback` names."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url.startswith("/") and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if safe else reverse(fallback, kwargs=kwargs)
+
+
+def _pair_id(raw: str | None, refusal=None) -> int | None:
+    """The pair chosen in the entry form: a pair's number, or none; anything else
+    (a typed "abc", "1.5", other scripts' digits) is refused, not a server error."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        raise TournamentRefused(refusal or _("Choose one of your active pairs."))
+    return int(raw)
 
 
 @login_required
 @require_POST
 def register(request, tournament_id: int):
-    pair_id = request.POST.get("pair") or None
-    return _act(
-        request,
-        tournament_id,
-        lambda: services.do_register(
-            tournament_id=tournament_id, user=request.user, pair_id=int(pair_id) if pair_id else None
-        ),
-        _("You are entered."),
-    )
+    try:
+        entrant = services.do_register(
+            tournament_id=tournament_id, user=request.user, pair_id=_pair_id(request.POST.get("pair"))
+        )
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        position = selectors.waiting_position(entrant)
+        if position is None:
+            messages.success(request, _("You are entered."))
+        else:
+            messages.info(
+                request,
+                _("The event is full: you are on the waiting list, number %(position)s.") % {"position": position},
+            )
+    return redirect(_next_or(request, "tournaments:event", tournament_id=tournament_id))
 
 
 @login_required
 @require_POST
 def unregister(request, tournament_id: int):
-    return _act(request, tournament_id, lambda: services.do_unregister(tournament_id=tournament_id, user=request.user))
+    try:
+        entrant = services.do_unregister(tournament_id=tournament_id, user=request.user)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        if entrant.state == Entrant.State.WAITING:
+            messages.success(request, _("You have left the waiting list."))
+        else:
+            messages.success(request, _("Your entry is withdrawn."))
+    return redirect(_next_or(request, "tournaments:event", tournament_id=tournament_id))
+
+
+@login_required
+@require_POST
+def request_bye(request, tournament_id: int):
+    """Ask to sit out a round (`round`), or with `cancel` withdraw the request."""
+    cancel = "cancel" in request.POST
+    try:
+        entrant = services.do_request_bye(
+            tournament_id=tournament_id, user=request.user, round_number=None if cancel else request.POST.get("round")
+        )
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        if cancel:
+            messages.success(request, _("Your bye request is withdrawn."))
+        else:
+            messages.success(
+                request,
+                _("You will sit out round %(number)s (a requested bye).") % {"number": entrant.requested_bye_round},
+            )
+    return redirect(_next_or(request, "tournaments:event", tournament_id=tournament_id))
 
 
 @login_required
@@ -144,7 +216,7 @@ def my_seat(request):
 def pairs(request):
     if request.method == "POST":
         name = request.POST.get("partner", "").strip()
-        partner = get_user_model().objects.filter(username__iexact=name).first() if name else None
+        partner = game_selectors.player_by_typed_name(name) if name else None
         if name and partner is None:  # "choose another player" told a typo nothing
             messages.error(request, _("There is no such player."))
             return redirect("tournaments:pairs")
@@ -212,13 +284,24 @@ def director_only(view):
 def direct_list(request):
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        event = form.save(commit=False)
-        event.created_by = request.user
-        event.save()
-        services.schedule_nudges_on_commit(event.pk)
-        return redirect("tournaments:direct", tournament_id=event.pk)
+        try:
+            event, created = services.do_create_event(
+                event=form.save(commit=False), by=request.user, key=request.POST.get("creation_key")
+            )
+        except Refusal as refusal:
+            messages.error(request, str(refusal))
+        else:
+            if created:
+                messages.success(request, _("The event is created."))
+            else:  # the same form sent twice (a double click): the first made the event
+                messages.info(request, _("This event was already created by the same form."))
+            return redirect("tournaments:direct", tournament_id=event.pk)
     events = Tournament.objects.order_by("-starts_at")[:100]
-    return render(request, "tournaments/direct_list.html", {"form": form, "events": events})
+    return render(
+        request,
+        "tournaments/direct_list.html",
+        {"form": form, "events": events, "creation_key": uuid.uuid4().hex},
+    )
 
 
 @director_only
@@ -231,6 +314,7 @@ def direct(request, tournament_id: int):
     names = selectors.entrant_names(event)
     for round_ in rounds:
         round_.flag_lines = selectors.round_flags(round_, names)
+        round_.games = selectors.correctable_games(round_, names)
     return render(
         request,
         "tournaments/direct.html",
@@ -243,13 +327,19 @@ def direct(request, tournament_id: int):
             "oob": False,
             # "Start now" starts the event, or between rounds the next round; never a round on or an event over.
             "can_start_now": _can_start_now(event),
+            "can": {action: services.allowed(event, action) for action in services.TRANSITIONS},
+            "history": selectors.director_history(event),
+            "adjudicable": absence.adjudicable_tables(event),
+            "absence_rows": absence.absence_rows(event),
+            "stuck_steps": selectors.stuck_steps(event),
             "announcement_limit": services.ANNOUNCEMENT_LIMIT,
+            "draft": selectors.draft_view(event),
         },
     )
 
 
 def _can_start_now(event: Tournament) -> bool:
-    if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+    if not services.allowed(event, "start"):
         return False
     if event.status != Tournament.Status.RUNNING:
         return True
@@ -257,64 +347,182 @@ def _can_start_now(event: Tournament) -> bool:
     return latest is not None and latest.status == Round.Status.SCHEDULED
 
 
+def _places_of(post) -> dict[str, str]:
+    """{entrant id: place} from the correction form's place-<entrant id> fields."""
+    return {key.removeprefix("place-"): value for key, value in post.items() if key.startswith("place-")}
+
+
+def _draft_tables(post) -> list[list[int]]:
+    """The draft form's tables from its seat-<table>-<seat> selects (an empty select: a free seat)."""
+    seats: dict[int, dict[int, int]] = {}
+    for key, value in post.items():
+        if key.startswith("seat-") and value.strip():
+            table, seat = (int(part) for part in key.removeprefix("seat-").split("-"))
+            seats.setdefault(table, {})[seat] = int(value)
+    return [[row[seat] for seat in sorted(row)] for _table, row in sorted(seats.items())]
+
+
+def _draft_done(event: Tournament, request) -> str:
+    """After an edit: the recomputed cost, and a warning naming each rematch."""
+    draft = selectors.draft_view(event) or {}
+    for first, second in draft.get("rematches", []):
+        messages.warning(
+            request,
+            _("Rematch: %(first)s and %(second)s have already shared a table.") % {"first": first, "second": second},
+        )
+    return _("The draft is saved: repeated pairs %(repeats)s, score spread %(spread)s.") % {
+        "repeats": draft.get("repeats", 0),
+        "spread": draft.get("spread", "0"),
+    }
+
+
 def _direct_action(request, event: Tournament):
+    """One director action; every one answers with a message on the director's page."""
     action = request.POST.get("action")
-    by = request.user
+    by, pk, post = request.user, event.pk, request.POST
+    reason = post.get("reason", "").strip()
     try:
         if action == "start":
-            services.do_start_now(tournament_id=event.pk, by=by)
+            services.do_start_now(tournament_id=pk, by=by)
+            done = _("The event is started.")
         elif action in ("pause", "resume"):
-            services.do_set_paused(tournament_id=event.pk, by=by, paused=action == "pause")
+            services.do_set_paused(tournament_id=pk, by=by, paused=action == "pause")
+            done = _("The event is paused.") if action == "pause" else _("The event goes on.")
         elif action == "late":
-            user = get_user_model().objects.filter(username=request.POST.get("username", "").strip()).first()
-            pair_id = request.POST.get("pair") or None
-            services.do_add_late_entrant(
-                tournament_id=event.pk, by=by, user=user, pair_id=int(pair_id) if pair_id else None
+            # Any case, Cyrillic too (SQLite's own iexact folds ASCII only).
+            user = game_selectors.player_by_typed_name(post.get("username", ""))
+            pair_id = _pair_id(post.get("pair"), _("A pair's number is digits only."))
+            if user is None:
+                messages.error(request, _("There is no such player."))
+                return redirect("tournaments:direct", tournament_id=pk)
+            entrant = services.do_add_late_entrant(tournament_id=pk, by=by, user=user, pair_id=pair_id)
+            done = _("Entrant %(name)s is added.") % {"name": entrant}
+        elif action in ("withdraw", "disqualify") and post.get("confirm") != "1":
+            # The first step only asks: nothing changes until the confirmation page is sent.
+            entrant = selectors.entrant_in(event, int(post["entrant"]))
+            if entrant is None:
+                raise TournamentRefused(_("There is no such entrant in this event."))
+            if not services.allowed(event, "withdraw"):  # what the second step would refuse, the first refuses
+                raise TournamentRefused(services.STATUS_REFUSALS[event.status])
+            if entrant.state not in (Entrant.State.ACTIVE, Entrant.State.WAITING):
+                raise TournamentRefused(_("This entrant is already out of the event."))
+            return render(
+                request, "tournaments/direct_confirm.html", {"event": event, "entrant": entrant, "action": action}
             )
         elif action in ("withdraw", "disqualify"):
-            services.do_withdraw(entrant_id=int(request.POST["entrant"]), by=by, disqualify=action == "disqualify")
+            entrant = services.do_withdraw(
+                tournament_id=pk,
+                entrant_id=int(post["entrant"]),
+                by=by,
+                disqualify=action == "disqualify",
+                reason=reason,
+            )
+            if action == "disqualify":
+                done = _("Entrant %(name)s is disqualified.") % {"name": entrant}
+            else:
+                done = _("Entrant %(name)s is withdrawn from the event.") % {"name": entrant}
+        elif action == "reinstate":
+            entrant = services.do_reinstate(tournament_id=pk, entrant_id=int(post["entrant"]), by=by, reason=reason)
+            done = _("Entrant %(name)s is reinstated and plays again from the next round.") % {"name": entrant}
+        elif action in ("check-in", "check-out"):
+            entrant = services.do_set_checked_in(
+                tournament_id=pk, entrant_id=int(post["entrant"]), by=by, checked_in=action == "check-in"
+            )
+            if action == "check-in":
+                done = _("Entrant %(name)s is checked in.") % {"name": entrant}
+            else:
+                done = _("Entrant %(name)s is checked out.") % {"name": entrant}
         elif action == "correct":
             services.do_correct_result(
-                result_id=int(request.POST["result"]),
+                tournament_id=pk,
+                result_id=int(post["result"]),
                 by=by,
-                points=request.POST.get("points"),
-                note=request.POST.get("note", ""),
+                points=post.get("points"),
+                note=post.get("note", ""),
             )
+            done = _("The points are corrected.")
+        elif action == "places":
+            services.do_correct_places(
+                tournament_id=pk,
+                round_table_id=int(post["table"]),
+                game_number=int(post["game"]),
+                places=_places_of(post),
+                by=by,
+                reason=reason,
+            )
+            done = _("The outcome of the game is corrected.")
+        elif action == "keep":
+            kept = absence.do_keep_entrant(tournament_id=pk, entrant_id=int(post["entrant"]), by=by)
+            done = _("Entrant %(name)s stays in the event despite the absences.") % {"name": kept}
+        elif action == "adjudicate":
+            absence.do_adjudicate_game(
+                tournament_id=pk, round_table_id=int(post["round_table"]), places=_places_of(post), by=by
+            )
+            done = _("The places are set and the game is recorded.")
         elif action == "reseat":
             tables = [
                 [int(x) for x in line.replace(",", " ").split()]
-                for line in request.POST.get("tables", "").splitlines()
+                for line in post.get("tables", "").splitlines()
                 if line.strip()
             ]
+            services.do_reseat_round(tournament_id=pk, number=int(post.get("round") or 1), by=by, tables=tables)
+            done = _("The round is seated.")
+        elif action == "preview":
+            services.do_draft_round(tournament_id=pk, by=by)
+            done = _("The seating of the next round is computed: check it, edit it, publish it.")
+        elif action == "draft-edit":
+            round_ = services.current_round(event)
             services.do_reseat_round(
-                tournament_id=event.pk, number=int(request.POST.get("round") or 1), by=by, tables=tables
+                tournament_id=pk, number=round_.number if round_ else 1, by=by, tables=_draft_tables(post)
             )
+            done = _draft_done(event, request)
+        elif action == "publish":
+            services.do_publish_round(tournament_id=pk, by=by)
+            done = _("The seating is published: the players see it.")
         elif action == "announce":
-            services.do_announce(tournament_id=event.pk, by=by, text=request.POST.get("text", ""))
+            services.do_announce(tournament_id=pk, by=by, text=post.get("text", ""))
+            done = _("The announcement is sent.")
+        elif action == "retry":
+            services.do_retry_stuck_step(tournament_id=pk, by=by)
+            done = _("The step succeeded: the event goes on.")
+        elif action == "end-table":
+            services.do_end_table_round(tournament_id=pk, round_table_id=int(post["round_table"]), by=by)
+            done = _("The table's round is ended with the games played there.")
         elif action == "edit":
-            form = TournamentForm(request.POST, instance=event)
+            form = TournamentForm(post, instance=event)
             if not form.is_valid():
                 # One message per error, named by the field's label (not "* rounds * ..." with its code name).
                 for field, errors in form.errors.items():
                     label = capfirst(form.fields[field].label) if field in form.fields else ""
                     for error in errors:
                         messages.error(request, f"{label}: {error}" if label else error)
-                return redirect("tournaments:direct", tournament_id=event.pk)
-            if event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-                messages.error(request, _("The event has started: its setup is fixed."))
-                return redirect("tournaments:direct", tournament_id=event.pk)
-            form.save()
-            services.schedule_nudges_on_commit(event.pk)
+                return redirect("tournaments:direct", tournament_id=pk)
+            services.do_edit_event(tournament_id=pk, by=by, form=form)
+            done = _("The setup is saved.")
         elif action == "copy":
-            copy = services.do_copy_event(tournament_id=event.pk, by=by)
+            copy = services.do_copy_event(tournament_id=pk, by=by)
+            messages.success(request, _("The event is copied for next week."))
             return redirect("tournaments:direct", tournament_id=copy.pk)
+        elif action == "cancel":
+            services.do_cancel_event(tournament_id=pk, by=by, reason=reason)
+            done = _("The event is cancelled.")
+        elif action == "reopen":
+            services.do_reopen_event(tournament_id=pk, by=by, reason=reason)
+            done = _("The event is reopened.")
+        elif action == "finish":
+            services.do_finish_event(tournament_id=pk, by=by, reason=reason)
+            done = _("The event is finished.")
+        elif action == "delete":
+            name = services.do_delete_event(tournament_id=pk, by=by)
+            messages.success(request, _("The event “%(name)s” is deleted.") % {"name": name})
+            return redirect("tournaments:direct-list")
         else:
             messages.error(request, _("Unknown action."))
-            return redirect("tournaments:direct", tournament_id=event.pk)
+            return redirect("tournaments:direct", tournament_id=pk)
     except Refusal as refusal:
         messages.error(request, str(refusal))
     except (KeyError, ValueError):
         messages.error(request, _("Fill in the form first."))
     else:
-        messages.success(request, _("Done."))
-    return redirect("tournaments:direct", tournament_id=event.pk)
+        messages.success(request, done)
+    return redirect("tournaments:direct", tournament_id=pk)

@@ -21,8 +21,11 @@ from .forms import SignUpForm
 
 def _next_url(request, default: str = "games:home"):
     url = request.POST.get("next") or request.GET.get("next")
-    if url and url_has_allowed_host_and_scheme(
-        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    # A path of this site only: a bare word like "x" would be taken for a URL name (a 500).
+    if (
+        url
+        and url.startswith("/")
+        and url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}, require_https=request.is_secure())
     ):
         return url
     return default

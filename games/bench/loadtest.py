@@ -130,6 +130,7 @@ class Browser:
         # address. It counts only where the server trusts the header (daphne --proxy-headers,
         # as behind a balancer); without it every player comes from the client's address.
         address = f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{1 + secrets.randbelow(254)}"
+        self.address = address
         self.opener.addheaders = [("X-Forwarded-For", address)]
         self.timeout = timeout
 
@@ -248,7 +249,7 @@ class Seat:
         self.task = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, base: str, table_id: int, session: str, timeout: float = 10.0) -> Seat:
+    async def open(cls, base: str, table_id: int, session: str, timeout: float = 10.0, address: str = "") -> Seat:
         """The socket of the table page at `base` (http://host:port) with this session."""
         from websockets.asyncio.client import connect
 
@@ -257,7 +258,11 @@ class Seat:
         connection = await connect(
             f"{ws_base}/ws/table/{table_id}/",
             origin=f"{parts.scheme}://{parts.netloc}",
-            additional_headers={"Cookie": f"{SESSION_COOKIE}={session}"},
+            # (the player's own address, like his pages: the site caps sockets per address)
+            additional_headers={
+                "Cookie": f"{SESSION_COOKIE}={session}",
+                **({"X-Forwarded-For": address} if address else {}),
+            },
             compression=None,
             ping_interval=None,
             close_timeout=1,
@@ -344,7 +349,9 @@ class TableDriver:
 
     async def connect(self):
         o = self.options
-        self.seats = [await Seat.open(b.base, self.table_id, b.cookie(SESSION_COOKIE), o.timeout) for b in self.people]
+        self.seats = [
+            await Seat.open(b.base, self.table_id, b.cookie(SESSION_COOKIE), o.timeout, b.address) for b in self.people
+        ]
         if not await self.wait_all(lambda s: s.game is not None, self.options.timeout):
             raise LoadFailed(f"table {self.table_id}: a seat saw no game")
 

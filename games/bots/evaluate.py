@@ -17,6 +17,10 @@ Budget: `deals` sampled deals at most and `playouts` playouts at most. After
 `PRUNE_STANDARD_ERRORS` standard errors of the paired difference) stops being
 played, except the actions named in `keep` (a review keeps the move that was
 played): its value is then the mean over the deals it was played on.
+`deadline` (a `clock()` reading, `time.perf_counter` by default) ends the
+sampling between two deals once it has passed, after one deal at least: the
+values are then those of the deals played (`cut` is true). A review's part
+uses it so that its time budget holds whatever one deal's playouts cost.
 
 Plain synchronous CPU work of bounded length: call it in a worker.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from dataclasses import dataclass
 
 from .heuristic import HeuristicBot
@@ -44,6 +49,7 @@ class Evaluation:
     scores: dict[str, list[float]]
     deals: int
     playouts: int
+    cut: bool = False  # stopped by the deadline before its budget of deals and playouts
 
     @property
     def best(self) -> str:
@@ -70,7 +76,16 @@ class Evaluation:
         return math.sqrt(var / n)
 
 
-def evaluate(view: dict, *, deals: int = 300, playouts: int | None = None, seed=0, keep=()) -> Evaluation | None:
+def evaluate(
+    view: dict,
+    *,
+    deals: int = 300,
+    playouts: int | None = None,
+    seed=0,
+    keep=(),
+    deadline: float | None = None,
+    clock=time.perf_counter,
+) -> Evaluation | None:
     """The value of each legal action of `view`; None when there is nothing to choose
     (fewer than two legal actions) or the view admits no deal."""
     legal = [str(a) for a in view["legal_actions"]]
@@ -89,7 +104,11 @@ def evaluate(view: dict, *, deals: int = 300, playouts: int | None = None, seed=
     alive = list(legal)
     scores: dict[str, list[float]] = {a: [] for a in legal}
     done = spent = 0
+    cut = False
     while done < deals and spent + len(alive) <= limit:
+        if deadline is not None and done and clock() >= deadline:
+            cut = True
+            break
         game = sampler.sample(rng)
         for action in alive:
             scores[action].append(playout(game.copy(), seat, action, policy))
@@ -100,7 +119,7 @@ def evaluate(view: dict, *, deals: int = 300, playouts: int | None = None, seed=
     if done == 0:
         return None
     values = {a: sum(s) / len(s) for a, s in scores.items()}
-    return Evaluation(values=values, scores=scores, deals=done, playouts=spent)
+    return Evaluation(values=values, scores=scores, deals=done, playouts=spent, cut=cut)
 
 
 def _prune(alive: list, scores: dict, kept: set) -> list:

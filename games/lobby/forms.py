@@ -69,6 +69,10 @@ class NewTableForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
+        if data.get("rated") and data.get("visibility") == "private":
+            # the service refuses it too (games.services.tables.do_create_table)
+            self.add_error("rated", _("Private tables are never rated: open a public table for a rated game."))
+            return data
         try:
             self.rules = engine.Rules(
                 variant=data["variant"],

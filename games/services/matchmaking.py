@@ -27,8 +27,9 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
-from games import bots, engine
+from games import bots, engine, limits
 from games.errors import TableRefused
 from games.models import QueueEntry, Table
 
@@ -158,6 +159,9 @@ def do_fill_with_bots(*, user, bot_level: str = DEFAULT_BOT_LEVEL, now=None) -> 
             raise QueueRefused(_("Wait a little longer: people may still come."))
         others = [e for e in _fresh(waiting, now) if e.user_id != user.pk][: wish.players - 1]
         group = [entry, *others]
+        # A table dealt at once with bots is a table he opens: the same limits as the lobby's.
+        _check_bot_tables(user)
+        limits.check_table_rate(user)
         table = do_create_table(
             rules=wish.rules(),
             host=user,
@@ -266,6 +270,23 @@ def _match(wish: Wish, now) -> int:
         _seat(group, table)
         opened += 1
     return opened
+
+
+def _check_bot_tables(user) -> None:
+    """At most MAX_WAITING_TABLES tables opened by one person at once, counting those
+    waiting for players and those playing with bots (each bot costs the workers' time)."""
+    limit = limits.setting("MAX_WAITING_TABLES")
+    playing_with_bots = Q(status=Table.Status.PLAYING, seats__bot_level__gt="")
+    opened = Table.objects.filter(host=user).filter(Q(status=Table.Status.WAITING) | playing_with_bots).distinct()
+    if opened.count() >= limit:
+        raise QueueRefused(
+            ngettext_lazy(
+                "You already have %(count)s table open with bots or waiting for players: finish or leave it first.",
+                "You already have %(count)s tables open with bots or waiting for players: finish or leave one first.",
+                "count",
+            ),
+            count=limit,
+        )
 
 
 def _seat(group, table: Table) -> None:

@@ -534,15 +534,35 @@ def _play_one_bot_move(game: Game, position: engine.Game, seats: dict, now, even
     return 0
 
 
+def counted_places(places: dict, abandoned: set, players: int) -> dict:
+    """The places that count (`GameSeat.counted_place`, what ratings and standings rank by):
+    a seat that abandoned (resigned, or three timeouts) is last, `players`, whatever its
+    autopilot reached; every seat that played on ranks among those only (R19: one more
+    than the number of them who left earlier), so it is strictly above every abandoned
+    seat, the durak included. Without an abandoned seat these are the game's places."""
+    finished = [p for s, p in places.items() if s not in abandoned and p is not None]
+    counted = {}
+    for seat, place in places.items():
+        if seat in abandoned:
+            counted[seat] = players
+        elif place is not None:
+            counted[seat] = 1 + sum(other < place for other in finished)
+        else:
+            counted[seat] = None
+    return counted
+
+
 def _finish(game: Game, position: engine.Game, seats: dict, now) -> None:
-    """R19-R21 into the records ratings and standings read; abandoning is last place."""
+    """R19-R21 into the records ratings and standings read; abandoning is last place,
+    below everyone who played on (`counted_places`)."""
     game.status = Game.Status.FINISHED
     game.finished_at = now
     game.result = position.result()
-    last_place = game.rules["players"]
+    played = {seat.number: position.places.get(seat.number) for seat in seats.values()}
+    counted = counted_places(played, {seat.number for seat in seats.values() if seat.abandoned}, game.rules["players"])
     for seat in seats.values():
-        seat.place = position.places.get(seat.number)
-        seat.counted_place = last_place if seat.abandoned else seat.place
+        seat.place = played[seat.number]
+        seat.counted_place = counted[seat.number]
         seat.is_loser = seat.number in position.losers
         seat.save(update_fields=["place", "counted_place", "is_loser"])
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED, updated_at=now)

@@ -36,11 +36,14 @@ def do_create_table(
     bot_seats: dict | None = None,
     start: bool = False,
     rematch: bool = True,
+    managed_by_event: bool = False,
 ) -> Table:
     """Open a table. The host sits at seat 0; code (a tournament round) may seat
     given users (`seat_users`, one per seat or None) and bots, and start at once.
     With `rematch=False` (a tournament round's table) players never deal there:
-    the code that opened it deals its games (`do_deal_next_game`)."""
+    the code that opened it deals its games (`do_deal_next_game`).
+    With `managed_by_event=True` (a tournament round's table) its seats are fixed:
+    nobody joins, leaves, or seats a bot there, at any moment."""
     if turn_seconds not in TURN_TIMER_CHOICES:
         raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
     if bot_level and not _known_level(bot_level):
@@ -48,6 +51,9 @@ def do_create_table(
     for level in (bot_seats or {}).values():
         if not _known_level(level):
             raise TableRefused(_("There is no bot level “%(level)s”."), level=level)
+    if rated and is_private:
+        # docs/ratings.md, "Private tables": a private table is never rated.
+        raise TableRefused(_("Private tables are never rated: open a public table for a rated game."))
     if rated and (bot_level or bot_seats):
         raise TableRefused(_("Rated tables are for people only: no bots."))
     if rated and host is not None and is_guest(host):
@@ -79,6 +85,7 @@ def do_create_table(
             rated=rated,
             bot_level=bot_level,
             rematch=rematch,
+            managed_by_event=managed_by_event,
         )
         if host is not None and not users:
             users = [host]
@@ -115,6 +122,7 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None, invite
     link), except for its host: table ids are sequential, the token is not."""
     with transaction.atomic():
         table = _locked_table(table_id)
+        _refuse_event_table(table)
         if table.is_private and not may_join_private(table, user, invite_token):
             raise TableRefused(_("This table is private: join it through its invite link."))
         if table.status != Table.Status.WAITING:
@@ -152,6 +160,7 @@ def do_leave_table(*, table_id: int, user) -> None:
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise TableRefused(_("You do not sit at this table."))
+        _refuse_event_table(table)
         if table.status == Table.Status.PLAYING:
             raise TableRefused(_("The game is on: resign to leave it."))
         seat.user = None
@@ -172,6 +181,7 @@ def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
     """The host puts a bot of `level` in an empty seat, or ('' level) takes it out."""
     with transaction.atomic():
         table = _locked_table(table_id)
+        _refuse_event_table(table)
         if table.host_id != user.pk:
             raise TableRefused(_("Only the host seats bots."))
         if table.status == Table.Status.PLAYING:
@@ -232,6 +242,13 @@ def do_deal_next_game(*, table_id: int) -> Game:
         return game
 
 
+def _refuse_event_table(table: Table) -> None:
+    """A tournament round's seats are fixed: between its games too, nobody takes
+    or gives up a seat (an outsider would play, and score, for an entrant)."""
+    if table.managed_by_event:
+        raise TableRefused(_("This table belongs to a tournament round: its seats are fixed."))
+
+
 def _not_ready(table: Table) -> bool:
     """Someone seated has not agreed to the next deal yet."""
     return table.seats.filter(user__isnull=False, ready=False).exists()
@@ -264,7 +281,7 @@ def _deal_new_game(table: Table) -> Game:
         number=(previous.number + 1) if previous else 1,
         rules=table.rules,
         variant=table.variant,
-        rated=table.rated,
+        rated=table.rated and not table.is_private,  # (a private table opened as rated before that was refused)
         seed=seed,
         seed_hash=seed_hash(seed),
         dealer=dealer,

@@ -44,7 +44,7 @@ from games.errors import Refusal
 from games.positions import recent_events
 from games.scope import language_of
 from games.selectors import recent_chat, table_snapshot
-from games.services import chat, notify
+from games.services import chat, notify, presence
 from games.services.play import do_player_move
 
 from . import presenters, rendering
@@ -128,6 +128,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         invited = session.get("invited_tables", []) if session is not None else []
         if not permissions.may_watch(snapshot, self.user_id, invited):
             return None
+        if self.user_id is not None and any(s.get("user_id") == self.user_id for s in snapshot.get("seats") or ()):
+            presence.do_mark_seen(table_id=self.table_id, user_id=self.user_id)  # he has come to his seat
         game = snapshot.get("game")
         # Only the moves the snapshot counts: the log never runs ahead of the state.
         events, replayed = recent_events(

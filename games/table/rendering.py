@@ -334,7 +334,7 @@ def _quick_resign(language: str, url: str, csrf_token: str, resign_counts: str) 
     )
     return (
         f'\n  <form method="post" action="{conditional_escape(url)}" class="t-resign"'
-        f' onsubmit="return confirm(this.dataset.confirm)" data-confirm="{conditional_escape(resign_counts)}">\n'
+        f' data-confirm="{conditional_escape(resign_counts)}">\n'
         f'    {token}<button type="submit" class="t-btn t-btn-quiet">{_t("Resign")}</button>\n  </form>\n  '
     )
 

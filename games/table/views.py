@@ -4,7 +4,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
-from games import permissions, positions, selectors
+from games import permissions, positions, selectors, signals
 
 from . import presenters
 
@@ -20,8 +20,21 @@ def table(request, table_id: int):
     events, _moves = positions.recent_events(game["id"] if game else None, upto=game["move_count"] if game else None)
     context = presenters.table_context(snapshot, seat, events, viewer_id=user_id)
     context["chat_messages"] = selectors.recent_chat(table_id)
+    context["page_notes"], context["page_title"] = _page_notes(table_id, request)
     context["can_chat"] = user_id is not None
     token = selectors.invite_token_for(table_id, request.user)
     if token:
         context["invite_url"] = request.build_absolute_uri(reverse("games:table-invite", kwargs={"token": token}))
     return render(request, "games/table/table.html", context)
+
+
+def _page_notes(table_id: int, request) -> tuple[list, str]:
+    """What other apps say about this table (signals.table_page_will_render): fragments and a title."""
+    notes, title = [], ""
+    answers = signals.table_page_will_render.send_robust(sender=None, table_id=table_id, request=request)
+    for _receiver, answer in answers:
+        if isinstance(answer, dict):
+            if answer.get("html"):
+                notes.append(answer["html"])
+            title = title or answer.get("title") or ""
+    return notes, title

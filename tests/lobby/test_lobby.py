@@ -174,9 +174,12 @@ def test_new_table_with_bots(host_client, players, level):
 
 
 def test_new_private_and_rated_tables(host_client):
-    host_client.post(reverse("games:table-new"), {**BASE_FORM, "visibility": "private", "rated": "on"})
-    table = Table.objects.get()
-    assert table.is_private and table.rated
+    # A private table is never rated (issue 16, "Ratings can be farmed"): tests/ratings/test_trust.py.
+    host_client.post(reverse("games:table-new"), {**BASE_FORM, "visibility": "private"})
+    host_client.post(reverse("games:table-new"), {**BASE_FORM, "rated": "on"})
+    private, rated = Table.objects.order_by("pk")
+    assert private.is_private and not private.rated
+    assert rated.rated and not rated.is_private
 
 
 INVALID = [

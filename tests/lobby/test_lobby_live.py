@@ -53,9 +53,13 @@ async def test_lobby_socket_gets_the_list_and_every_change():
         frame = await communicator.receive_from(timeout=10)
         assert "guest" in frame.split(f'id="lobby-table-{table.pk}"')[1]
 
+        # A private table is not listed: the list does not change, and nothing is sent
+        # (issue 16: a socket whose list did not change is sent nothing).
         private = await open_table(host, is_private=True)
+        assert await communicator.receive_nothing(timeout=1.5)
+        public = await open_table(guest)
         frame = await communicator.receive_from(timeout=10)
-        assert f'id="lobby-table-{private.pk}"' not in frame
+        assert f'id="lobby-table-{public.pk}"' in frame and f'id="lobby-table-{private.pk}"' not in frame
     finally:
         await communicator.disconnect()
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = {"web", "worker", "ratings-podkidnoy", "ratings-perevodnoy", "beat"}
+PROGRAMS = {"web", "worker", "batch", "ratings-podkidnoy", "ratings-perevodnoy", "beat"}
 
 
 def supervisord_commands() -> dict[str, str]:
@@ -47,3 +47,17 @@ def test_one_worker_per_ratings_queue_one_task_at_a_time():
         assert f"-Q ratings-{variant} -c 1 " in commands[f"ratings-{variant}"]
     assert "-Q default,podkidnoy,perevodnoy " in commands["worker"]
     assert "--scheduler django_celery_beat.schedulers:DatabaseScheduler" in commands["beat"]
+
+
+def test_live_play_and_batch_work_have_workers_of_their_own():
+    """Issue 16, "Live play first": reviews shared the queue that moves the bots."""
+    from django.conf import settings
+
+    commands = procfile_commands()
+    assert f"-Q {','.join(settings.WORKER_QUEUES)} " in commands["worker"]
+    assert not set(settings.BATCH_QUEUES) & set(settings.WORKER_QUEUES)
+    assert f"-Q {','.join(settings.BATCH_QUEUES)} " in commands["batch"]
+    assert commands["batch"].startswith("nice -n 10 celery ")
+    for name, command in commands.items():
+        if name != "batch":
+            assert "batch" not in command.split(" -Q ", 1)[-1].split(" ")[0].split(","), name

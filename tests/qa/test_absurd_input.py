@@ -93,7 +93,7 @@ def test_a_corrected_score_must_be_a_finite_number(client, director, points):
     """ "nan" was a server error (NaN into the database) and "1e400" stored an infinite score."""
     client.force_login(director)
     page = messages_after(client, an_event(), {"action": "correct", "result": "0", "points": points})
-    assert "Очки должны быть числом." in page
+    assert "Очки — это число, например 1,5." in page
 
 
 def test_a_refused_edit_names_the_fields_by_their_labels(client, director):

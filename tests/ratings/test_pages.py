@@ -282,7 +282,9 @@ def test_a_changed_rating_is_not_served_from_the_cache(season, django_capture_on
     assert after == selectors.ratings_for([anna.pk], "podkidnoy")[anna.pk] != before
 
 
-def test_the_rating_history_links_only_the_records_the_viewer_may_open(client, season):
+def test_the_rating_history_links_public_records_and_a_private_tables_game_is_in_nobodys(client, season):
+    # Private tables' records are for their players; since issue 16 (point 3) their
+    # games are not rated at all, so neither an outsider nor a player sees one there.
     from games.models import Table
 
     anna, boris = season[0], season[1]
@@ -297,7 +299,8 @@ def test_the_rating_history_links_only_the_records_the_viewer_may_open(client, s
     assert reverse("games:game-record", args=[private.pk]) not in outsider
     client.force_login(boris)
     player = client.get(url).content.decode()
-    assert reverse("games:game-record", args=[private.pk]) in player
+    assert reverse("games:game-record", args=[public.pk]) in player
+    assert reverse("games:game-record", args=[private.pk]) not in player
 
 
 def test_a_seat_panel_with_a_rating_renders_the_same_fast_and_through_its_template(season):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import time
+import types
+
 import pytest
 
 from games import engine
@@ -35,7 +39,7 @@ def test_a_game_being_played_cannot_be_reviewed(players, sent_tasks):
     assert Review.objects.count() == 0
 
 
-def test_asking_twice_gives_one_review_on_the_variant_queue(
+def test_asking_twice_gives_one_review_on_the_batch_queue(
     finished, players, sent_tasks, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
@@ -46,8 +50,9 @@ def test_asking_twice_gives_one_review_on_the_variant_queue(
     assert Review.objects.count() == 1
     assert first.seat == 0 and first.user == players[0] and first.status == "pending"
     assert (first.inaccuracy, first.mistake, first.blunder) == (0.05, 0.10, 0.20)
-    # A pending review is not sent again on every click.
-    assert sent_tasks == [("reviews.tasks.run_review", [first.pk], "podkidnoy")]
+    # A pending review is not sent again on every click; it goes to the batch queue, whose
+    # worker moves no bots (issue 16, "What was seen" 2: reviews shared the bots' queue).
+    assert sent_tasks == [("reviews.tasks.run_review", [first.pk, 1], "batch")]
 
 
 def test_the_opponent_gets_his_own_review(finished, players, sent_tasks):
@@ -132,35 +137,44 @@ def test_the_task_runs_the_service(finished, players, sent_tasks):
     assert Review.objects.get(pk=review.pk).status == "done"
 
 
-def test_perevodnoy_reviews_go_to_its_queue(players, sent_tasks, django_capture_on_commit_callbacks):
+def test_perevodnoy_reviews_go_to_the_batch_queue_too(players, sent_tasks, django_capture_on_commit_callbacks):
     users = players[:3]
     game = play_to_end(open_game(users, engine.Rules(variant="perevodnoy", players=3)), users)
     with django_capture_on_commit_callbacks(execute=True):
         review = services.do_request_review(game.pk, players[2])
-    assert sent_tasks == [("reviews.tasks.run_review", [review.pk], "perevodnoy")]
+    assert sent_tasks == [("reviews.tasks.run_review", [review.pk, 1], "batch")]
     assert review.seat == 2
 
 
 def test_a_review_in_parts_judges_the_same_and_sends_itself_on(
-    finished, players, sent_tasks, settings, django_capture_on_commit_callbacks
+    finished, players, sent_tasks, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    """Parts of the work, each a task run of its own, so that bot moves on the same
-    queue never wait behind a whole review; the parts add up to the one-pass review."""
+    """Parts of the work, each a task run of its own, so that other batch work never
+    waits behind a whole review; the parts add up to the one-pass review."""
     review = services.do_request_review(finished.pk, players[0])
     services.do_run_review(review.pk)
     expected = list(review.judged.values_list("move_number", "played", "best", "drop", "label"))
 
     ReviewedDecision.objects.all().delete()
     Review.objects.filter(pk=review.pk).update(status="pending", progress=0, decisions=0)
-    settings.REVIEW_CHUNK_SECONDS = 0  # one move per part
+    # One decision per part: the part's clock jumps by 1,000 s at every reading after
+    # the first (the evaluations themselves, a few ms each, use the real one).
+    settings.REVIEW_CHUNK_SECONDS = 0.5
+    readings = itertools.count()
+    clock = types.SimpleNamespace(perf_counter=lambda: time.perf_counter() + 1000 * next(readings))
+    monkeypatch.setattr(services, "time", clock)
     runs = 0
     while Review.objects.get(pk=review.pk).status != "done":
+        readings = itertools.count()
         with django_capture_on_commit_callbacks(execute=True):
             services.do_run_review(review.pk)
         runs += 1
         assert runs <= finished.move_count
-    assert runs == finished.move_count
-    assert sent_tasks == [("reviews.tasks.run_review", [review.pk], "podkidnoy")] * (runs - 1)
+    # A part ends before its second evaluated decision: one part per decision of his.
+    evaluated = sum(1 for name, *_ in sent_tasks)
+    assert runs == evaluated + 1 and len(expected) <= runs <= finished.move_count
+    first = Review.objects.get(pk=review.pk).nudges - evaluated
+    assert sent_tasks == [("reviews.tasks.run_review", [review.pk, first + n], "batch") for n in range(1, runs)]
     got = list(review.judged.values_list("move_number", "played", "best", "drop", "label"))
     assert got == expected
     assert Review.objects.get(pk=review.pk).decisions == len(expected)
@@ -193,16 +207,20 @@ def test_a_visitor_must_log_in(finished, sent_tasks):
 def test_a_review_whose_message_was_lost_is_sent_again(
     finished, players, sent_tasks, django_capture_on_commit_callbacks
 ):
-    """The database is the truth: a review pending for long is nudged again when asked."""
+    """The database is the truth: a review whose message is lost (sent over an hour ago,
+    never taken) is nudged again when asked."""
     from django.utils import timezone
 
     with django_capture_on_commit_callbacks(execute=True):
         review = services.do_request_review(finished.pk, players[0])
-    Review.objects.filter(pk=review.pk).update(requested_at=timezone.now() - services.STALLED_AFTER * 2)
+    Review.objects.filter(pk=review.pk).update(nudged_at=timezone.now() - services.LOST_AFTER * 2)
     with django_capture_on_commit_callbacks(execute=True):
         again = services.do_request_review(finished.pk, players[0])
     assert again.pk == review.pk and again.status == "pending"
-    assert sent_tasks == [("reviews.tasks.run_review", [review.pk], "podkidnoy")] * 2
+    assert sent_tasks == [
+        ("reviews.tasks.run_review", [review.pk, 1], "batch"),
+        ("reviews.tasks.run_review", [review.pk, 2], "batch"),
+    ]
 
 
 def test_the_analysis_is_given_only_the_players_view(finished, players, sent_tasks, monkeypatch):

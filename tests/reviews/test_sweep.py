@@ -45,15 +45,16 @@ def test_a_pending_review_whose_message_was_lost_is_computed_after_the_sweep(
     # Nothing happens by itself: the review waits.
     assert Review.objects.get(pk=review.pk).status == "pending"
 
-    # Within a minute of the request the sweep leaves it alone (its message may be on its way).
+    # While nothing says the message is lost, the sweep leaves it alone (it may be queued).
     with django_capture_on_commit_callbacks(execute=True):
         assert sweep_reviews.apply().get() == 0
+        assert services.do_sweep_reviews(now=timezone.now() + timedelta(minutes=30)) == 0
     assert sent_tasks == []
 
-    later = timezone.now() + services.SWEEP_AFTER + timedelta(seconds=1)
+    later = timezone.now() + services.LOST_AFTER + timedelta(seconds=1)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.do_sweep_reviews(now=later) == 1
-    assert sent_tasks == [("reviews.tasks.run_review", [review.pk], "podkidnoy")]
+    assert sent_tasks == [("reviews.tasks.run_review", [review.pk, 2], "batch")]
     # A second sweep right after sends nothing more: the review waits for the message just sent.
     with django_capture_on_commit_callbacks(execute=True):
         assert services.do_sweep_reviews(now=later) == 0
@@ -68,7 +69,7 @@ def test_a_pending_review_whose_message_was_lost_is_computed_after_the_sweep(
 def test_a_review_that_lost_the_message_of_its_next_part_is_taken_up_again(
     finished, players, sent_tasks, settings, django_capture_on_commit_callbacks
 ):
-    settings.REVIEW_CHUNK_SECONDS = 0  # one move per part
+    settings.REVIEW_CHUNK_SECONDS = 0  # the first decision is its own part
     with django_capture_on_commit_callbacks(execute=True):
         review = services.do_request_review(finished.pk, players[0])
     with django_capture_on_commit_callbacks(execute=True):
@@ -78,7 +79,8 @@ def test_a_review_that_lost_the_message_of_its_next_part_is_taken_up_again(
     review.refresh_from_db()
     assert review.status == "running" and 0 < review.progress < finished.move_count
 
-    later = timezone.now() + services.SWEEP_AFTER + timedelta(seconds=1)
+    settings.REVIEW_CHUNK_SECONDS = 3600
+    later = timezone.now() + services.LOST_AFTER + timedelta(seconds=1)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.do_sweep_reviews(now=later) == 1
     deliver(sent_tasks, django_capture_on_commit_callbacks)

@@ -57,6 +57,8 @@ class Cluster:
                 "SECURE_HSTS_SECONDS": "0",
                 "CELERY_EMBEDDED": "false",
                 "BOT_PAUSE_SECONDS": bot_pause,
+                # Every socket comes from this machine (no --proxy-headers): no per-address cap.
+                "SOCKETS_PER_ADDRESS": "0",
                 "LOG_LEVEL": "WARNING",
                 "PYTHONUNBUFFERED": "1",
             }

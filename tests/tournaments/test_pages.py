@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from tournaments import services
-from tournaments.models import Entrant, Result, Tournament
+from tournaments.models import Entrant, Pair, Result, Tournament
 
 from .helpers import make_event, make_users, play_round
 
@@ -100,7 +100,7 @@ def test_announcements_are_short_and_not_for_a_finished_event(client, director):
     Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
     with pytest.raises(services.TournamentRefused) as refused:
         services.do_announce(tournament_id=event.pk, by=director, text="Ещё партию?")
-    assert str(refused.value) == "Событие завершено."
+    assert str(refused.value) == "Событие завершено: сначала откройте его снова."
     event.refresh_from_db()
     assert event.announcement == "я" * 500
 
@@ -141,11 +141,12 @@ def test_csv_exports_of_standings_and_games(client):
     play_round(event, 1)
     standings = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
     assert standings[0] == ["место", "имя", "очки", "Бухгольц", "дураки", "рейтинг", "игры", "баи", "статус"]
-    assert len(standings) == 5 and standings[1][-1] == "играет"  # the state column speaks the same language
+    # The state column speaks the same language, and after the finish it no longer says "playing" (issue #15, point 8).
+    assert len(standings) == 5 and standings[1][-1] == "турнир завершён"
     client.cookies["django_language"] = "en"
     english = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
     assert english[0] == ["rank", "name", "points", "buchholz", "duraks", "rating", "games", "byes", "state"]
-    assert english[1][-1] == "playing"
+    assert english[1][-1] == "finished"
     del client.cookies["django_language"]
     games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode())))
     assert len(games) == 1 + Result.objects.filter(round__tournament=event).count() == 5
@@ -160,7 +161,7 @@ def test_pairs_page_invite_and_accept(client):
     pair_id = b.pairs_as_second.get().pk
     response = client.post(f"/tournaments/pairs/{pair_id}/answer/", {"accept": "1"}, follow=True)
     assert b.pairs_as_second.get().status == "active"
-    assert f"Вы с {a.username} теперь пара." in response.content.decode()
+    assert f"Пара с игроком {a.username} создана." in response.content.decode()
     assert client.get(f"/tournaments/pairs/{pair_id}/").status_code == 200
 
 
@@ -181,7 +182,10 @@ def test_a_pair_event_page_in_english(client):
     client.cookies["django_language"] = "en"
     text = client.get(f"/tournaments/{event.pk}/").content.decode()
     assert "pairs play 2v2 at tables of four, partners sitting opposite" in text
-    assert 'name="pair"' in text and "Starts in" in text
+    assert "To enter, you need an active pair." in text and "Starts in" in text
+    Pair.objects.create(player_one=a, player_two=b, created_by=a, status=Pair.Status.ACTIVE)
+    text = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert '<select name="pair"' in text and "In a pair with the player" in text
 
 
 def test_the_countdown_reads_as_a_clock_in_russian(client):

@@ -63,25 +63,28 @@ def test_standings_by_points_then_buchholz_then_fewer_duraks_then_rating():
     lines = {line.entrant: line for line in standings.compute([1, 2, 3, 4, 5, 6], rows, ratings={2: 1600, 5: 1500})}
     # Totals: 1 -> 3, 2 -> 2, 3 -> 3, 4 -> 6, 5 -> 2, 6 -> 0.
     assert {e: line.points for e, line in lines.items()} == {1: 3, 2: 2, 3: 3, 4: 6, 5: 2, 6: 0}
-    # Buchholz: 1 met 2, 3, 4, 5 -> 2 + 3 + 6 + 2 = 13; 3 met 1, 2, 6 (2 twice) -> 3 + 2 + 2 + 0 = 7.
-    assert lines[1].buchholz == 13
-    assert lines[3].buchholz == 7
-    # 2 and 5 have 2 points; Buchholz 2: 1, 3, 3, 6 -> 3+3+3+0 = 9; 5: 4, 6, 1, 4 -> 6+0+3+6 = 15.
-    assert lines[2].buchholz == 9
-    assert lines[5].buchholz == 15
+    # Buchholz, averaged per opponent met (issue #15, point 8): 1 met 2, 3, 4, 5 -> (2 + 3 + 6 + 2) / 4;
+    # 3 met 1, 2, 6 (2 twice) -> (3 + 2 + 2 + 0) / 4.
+    assert lines[1].buchholz == 13 / 4
+    assert lines[3].buchholz == 7 / 4
+    # 2 and 5 have 2 points; Buchholz 2: 1, 3, 3, 6 -> (3+3+3+0) / 4; 5: 4, 6, 1, 4 -> (6+0+3+6) / 4.
+    assert lines[2].buchholz == 9 / 4
+    assert lines[5].buchholz == 15 / 4
     order = [line.entrant for line in sorted(lines.values(), key=lambda x: x.rank)]
     assert order == [4, 1, 3, 5, 2, 6]
 
 
-def test_equal_points_and_buchholz_fewer_duraks_first_then_rating():
+def test_equal_points_and_buchholz_fewer_duraks_first_then_the_seed_fixed_at_the_start():
     rows = [
         {"entrant": 1, "round": 1, "table": "A", "points": 1, "durak": False},
         {"entrant": 2, "round": 1, "table": "A", "points": 1, "durak": False},
         {"entrant": 3, "round": 1, "table": "B", "points": 1, "durak": True},
         {"entrant": 4, "round": 1, "table": "B", "points": 1, "durak": False},
     ]
-    order = [line.entrant for line in standings.compute([3, 4, 1, 2], rows, ratings={2: 1700, 1: 1500})]
-    # 3 was durak once: last of the four; 2 outrates 1; 4 has no rating (0) and comes after both.
+    order = [line.entrant for line in standings.compute([3, 4, 1, 2], rows, seeds={2: 1, 1: 2})]
+    # Equal points, Buchholz, median Buchholz and Sonneborn-Berger (each met one 1-point opponent
+    # and scored the same: 1/2 of 1). 3 was durak once: last of the four; seed 1 (2) before seed 2 (1);
+    # 4 has no seed (a late entrant) and comes after both.
     assert order == [2, 1, 4, 3]
 
 
@@ -108,5 +111,7 @@ def test_standings_add_up_and_are_in_order(raw):
     assert [line.rank for line in lines] == list(range(1, 9))
     for line in lines:
         assert line.points == sum(row["points"] for row in rows if row["entrant"] == line.entrant)
-    keys = [(-line.points, -line.buchholz, line.duraks) for line in lines]
+    keys = [
+        (-line.points, -line.buchholz, -line.median_buchholz, -line.sonneborn_berger, line.duraks) for line in lines
+    ]
     assert keys == sorted(keys)

@@ -180,6 +180,9 @@ async def stays_open(path: str, sent, cookie=None) -> None:
 async def test_the_lobby_socket_ignores_every_frame_and_stays_open(sent):
     communicator = await stays_open("/ws/lobby/", sent)
     try:
+        # A change it must show (a lobby socket whose list did not change is sent nothing).
+        host = (await two_new_players())[0]
+        await database_sync_to_async(table_services.do_create_table)(rules=engine.Rules(players=2), host=host)
         await get_channel_layer().group_send("lobby", {"type": "lobby.changed"})
         frame = await communicator.receive_from(timeout=sockets.FRAME_TIMEOUT)  # still listening
         assert "lobby" in frame

@@ -54,7 +54,10 @@ def run(
 ) -> dict:
     """Build the history, then time ``swiss_round`` for the next round ``repeat`` times (wall clock,
     ``time.perf_counter``). The last line written is ``seconds=<fastest run> repeats=<n>``, where
-    ``repeats`` is recounted from the seating and the history (pairs of table-mates who met before)."""
+    ``repeats`` is recounted from the seating and the history (pairs of table-mates who met before).
+    The last line also gives ``spread=<sum over tables of the highest minus the lowest score>`` and
+    ``ideal=<the same sum for plain score order>`` (tables filled from the top of the ranking, no care
+    for repeats): the spread the seating costs beside the repeats it avoids."""
     ids = list(range(1, entrants + 1))
     started = time.perf_counter()
     history, scores, byes_had, ratings = play_history(ids, table_size, rounds_history, seed)
@@ -85,5 +88,17 @@ def run(
                 file,
             )
         write(f"wrote {out}")
-    write(f"seconds={min(timings):.4f} repeats={repeats}")
-    return {"seconds": min(timings), "timings": timings, "repeats": repeats}
+    spread = score_spread(seating.tables, scores)
+    ranked = sorted((entrant for table in seating.tables for entrant in table), key=lambda e: -scores[e])
+    plain, start = [], 0
+    for table in seating.tables:
+        plain.append(ranked[start : start + len(table)])
+        start += len(table)
+    ideal = score_spread(plain, scores)
+    write(f"seconds={min(timings):.4f} repeats={repeats} spread={spread:g} ideal={ideal:g}")
+    return {"seconds": min(timings), "timings": timings, "repeats": repeats, "spread": spread, "ideal": ideal}
+
+
+def score_spread(tables: list[list[int]], scores: dict[int, float]) -> float:
+    """The sum over tables of the highest score minus the lowest."""
+    return sum(max(scores[e] for e in table) - min(scores[e] for e in table) for table in tables)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from itertools import groupby
 
-from .search import ACCEPT_STEPS, Seater, seat
+from .search import ACCEPT_STEPS, CHEAPEST_UPTO, Seater, seat
 from .seating import (
     Seating,
     check_entrants,
@@ -22,6 +22,12 @@ from .seating import (
 #: round chosen blindly left no fourth round without repeats after 82 of 100 random result sequences).
 LOOKAHEAD_UPTO = 48
 LOOKAHEAD_BUDGET = 40_000
+
+#: Fields of up to ``CHEAPEST_UPTO`` look ahead exactly: seatings without repeats, cheapest first, each
+#: asked whether a next round without repeats exists (at most ``SMALL_LOOKS`` of them, each search
+#: at most ``SMALL_ACCEPT_STEPS`` steps).
+SMALL_LOOKS = 200
+SMALL_ACCEPT_STEPS = 20_000
 
 #: How many bye candidates are tried (best first) when the first leaves a repeat.
 BYE_CANDIDATES = 3
@@ -87,7 +93,7 @@ def swiss_round(
         if round_one and table_size > 2:
             tables = _snake(order, sizes)
         else:
-            tables = seat(order, sizes, met, score)
+            tables = seat(order, sizes, met, score, whole_cost=True)
             if history and len(order) <= LOOKAHEAD_UPTO and not repeat_pairs(tables, met):
                 tables = _looking_ahead(tables, order, sizes, met, score)
         repeats = len(repeat_pairs(tables, met))
@@ -112,6 +118,7 @@ def swiss_round(
 
 def _looking_ahead(tables, order, sizes, met, score):
     seater = Seater(met, score, order)
+    small = len(order) <= CHEAPEST_UPTO
 
     def next_round_possible(candidate: list[list[int]]) -> bool:
         ahead = seater.with_round(candidate)
@@ -120,11 +127,27 @@ def _looking_ahead(tables, order, sizes, met, score):
             ahead.improve(quick, len(quick))
         if not ahead.evaluate(quick)[0]:
             return True
-        return ahead.exact(order, sizes, ACCEPT_STEPS) is not None
+        return ahead.exact(order, sizes, SMALL_ACCEPT_STEPS if small else ACCEPT_STEPS) is not None
 
     if next_round_possible(tables):
         return tables
-    return seater.exact(order, sizes, LOOKAHEAD_BUDGET, accept=next_round_possible) or tables
+    if small:
+        # Small fields: the cheapest of all seatings without repeats that leaves a next round.
+        for tried, candidate in enumerate(seater.clean_seatings(order, sizes)):
+            if tried >= SMALL_LOOKS:
+                break
+            if next_round_possible(candidate):
+                return candidate
+    found = seater.exact(order, sizes, LOOKAHEAD_BUDGET, accept=next_round_possible)
+    if found is None:
+        return tables
+    # The first seating that leaves a next round ignores the score spread: polish it, and keep the
+    # polished one only while it still leaves a next round without repeats.
+    polished = [list(table) for table in found]
+    seater.polish(polished, len(polished))
+    if seater.total(polished) < seater.total(found) and next_round_possible(polished):
+        return polished
+    return found
 
 
 def _folded(order: list[int], score: dict[int, float]) -> list[int]:

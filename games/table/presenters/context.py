@@ -384,7 +384,9 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
     table = snapshot["table"]
     game = snapshot.get("game")
     seated = viewer_id is not None and any(s.get("user_id") == viewer_id for s in snapshot["seats"])
-    open_table = table["status"] in ("waiting", "finished")
+    # A tournament round's seats are fixed: nobody joins, leaves or seats a bot there.
+    fixed = bool(table.get("managed_by_event"))
+    open_table = table["status"] in ("waiting", "finished") and not fixed
     # After a game the next one needs every person seated to agree ("play again").
     between_games = game is not None and open_table
     agreed = between_games and any(s.get("user_id") == viewer_id and s.get("ready") for s in snapshot["seats"])
@@ -416,7 +418,7 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
         "show": not playing and table["status"] != "closed",
         "seats": seats,
         "seated": seated,
-        "can_leave": seated and not playing,
+        "can_leave": seated and not playing and not fixed,
         "can_resign": playing
         and viewer_id is not None
         and any(s.get("user_id") == viewer_id and not s.get("autopilot") for s in game["seats"]),

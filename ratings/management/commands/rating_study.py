@@ -1,6 +1,7 @@
 """Measure which rating model predicts simulated Durak results best (docs/ratings.md).
 
     python manage.py rating_study --games 20000 --players 200 --seed 1 --workers 2 --out study.json
+    python manage.py rating_study --farming   (the repeated-games rule against farming)
 
 The games are played once and cached (gzip JSON under /tmp), so the evaluation
 can be re-run without playing them again. The last line names the winner.
@@ -31,8 +32,21 @@ class Command(BaseCommand):
         )
         parser.add_argument("--fresh", action="store_true", help="play the games again even if the cache exists")
         parser.add_argument("--out", default="", help="write the metrics as JSON to this file")
+        parser.add_argument(
+            "--farming",
+            action="store_true",
+            help="only the farming scenarios: what a second account that always loses gains, without and with "
+            "the repeated-games rule",
+        )
 
-    def handle(self, *args, games, players, seed, workers, holdout, cache, fresh, out, **options):
+    def handle(self, *args, games, players, seed, workers, holdout, cache, fresh, out, farming=False, **options):
+        if farming:
+            rows = study.farming_table()
+            self.stdout.write(study.format_farming(rows))
+            if out:
+                with open(out, "w", encoding="utf-8") as f:
+                    json.dump({"farming": rows}, f, indent=1)
+            return
         if games < 10:
             raise CommandError("--games must be at least 10.")
         if not 0 < holdout < 1:

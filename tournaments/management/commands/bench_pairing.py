@@ -3,7 +3,8 @@
 
 Builds ``--rounds-history`` rounds with ``swiss_round`` and random results, then times seating the next
 round ``--repeat`` times. The last line is exactly ``seconds=<fastest run> repeats=<pairs of table-mates
-who met before>``. ``--out FILE`` writes the history, scores and seating as JSON so anyone can recount.
+who met before> spread=<sum of each table's score spread> ideal=<that sum in plain score order>``.
+``--out FILE`` writes the history, scores and seating as JSON so anyone can recount.
 """
 
 from django.core.management.base import BaseCommand, CommandError
@@ -12,7 +13,7 @@ from tournaments.formats.bench import run
 
 
 class Command(BaseCommand):
-    help = "Measure Swiss seating: seconds to seat one round of a big field with history, and its repeats."
+    help = "Measure Swiss seating: seconds to seat one round of a big field with history, its repeats and score spread."
 
     def add_arguments(self, parser):
         parser.add_argument("--entrants", type=int, default=1024, help="entrants in the field (default 1024)")

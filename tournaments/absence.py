@@ -1,0 +1,384 @@
+"""Absence is a result: no-show forfeits, keeping an absent entrant, adjudication.
+
+No-shows. An entrant has come to his table when one of these holds for each of his
+players: the table's live socket was opened from his seat (`TableSeat.seen_at`,
+written by the table consumer through games.services.presence), or he made a move
+of his own at that table. An entrant who has not come `Tournament.no_show_grace`
+(default two minutes) after the game at his table was dealt forfeits that game
+(games.services.adjudication.do_forfeit_game): he is placed last and counted
+durak (0 points); the others rank as if he were not there: with two entrants the
+other wins; at a fuller table those who have already gone out keep their order and
+those still in share the next place (sharing the points of the places they span,
+as any shared place does), since a game just dealt says nothing more about them.
+The game is then recorded through the normal path (services.do_record_game) and
+his result is marked `absent`. A game that ended before the grace was over, in
+which a player who never came was put on autopilot by his timeouts, counts as his
+absence as well. Absences are counted by rounds; at ABSENCES_TO_WITHDRAW he is
+withdrawn from the later rounds, unless the director keeps him (`do_keep_entrant`).
+
+Adjudication. The director ends a stuck game at a table of his event's round being
+played by setting each entrant's place (`do_adjudicate_game`); it is recorded as a
+game result through the same path, and each result row says who set it and when.
+
+Every `do_*` is one transaction; the sweep (tasks.sweep_events) runs
+`do_forfeit_no_shows` every few seconds, one transaction per table.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.apps import apps
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import MoveRefused
+from games.services import adjudication
+
+from . import notify, selectors, services
+from .errors import TournamentRefused
+from .models import Entrant, Result, Round, RoundTable, Tournament
+
+log = logging.getLogger(__name__)
+
+ABSENCES_TO_WITHDRAW = 2
+LOOK_BACK = timedelta(days=1)  # games older than this are not searched for absences
+
+
+# ------------------------------------------------------------------ reads
+
+
+def _model(name: str):
+    return apps.get_model("games", name)
+
+
+def _came(table_id: int) -> set[int]:
+    """Users who have come to the table: seen by its socket, or moved there themselves."""
+    seen = (
+        _model("TableSeat").objects.filter(table_id=table_id, seen_at__isnull=False).values_list("user_id", flat=True)
+    )
+    moved = (
+        _model("GameSeat")
+        .objects.filter(game__table_id=table_id, user_id__isnull=False)
+        .filter(game__moves__source="player", game__moves__seat=F("number"))
+        .values_list("user_id", flat=True)
+    )
+    return set(seen) | set(moved)
+
+
+def _users_by_entrant(rt: RoundTable, entrants: dict[int, Entrant]) -> dict[int, list[int]]:
+    return {pk: entrants[pk].user_ids() for pk in rt.entrants if pk in entrants}
+
+
+def absences(entrant_id: int) -> int:
+    """Rounds in which the entrant forfeited by absence."""
+    return Result.objects.filter(entrant_id=entrant_id, absent=True).values("round_id").distinct().count()
+
+
+def absence_rows(event: Tournament) -> list[dict]:
+    """Entrants with an absence, for the director's page: name, count, state, kept."""
+    names = selectors.entrant_names(event)
+    counts: dict[int, set] = {}
+    for entrant_id, round_id in Result.objects.filter(round__tournament=event, absent=True).values_list(
+        "entrant_id", "round_id"
+    ):
+        counts.setdefault(entrant_id, set()).add(round_id)
+    rows = []
+    for entrant in event.entrants.filter(pk__in=list(counts)).order_by("registered_at", "pk"):
+        rows.append(
+            {
+                "entrant": entrant,
+                "name": names.get(entrant.pk, ""),
+                "absences": len(counts[entrant.pk]),
+                "may_keep": not entrant.kept,
+            }
+        )
+    return rows
+
+
+def adjudicable_tables(event: Tournament) -> list[dict]:
+    """The tables of the round being played whose game is still on: number, entrants by name."""
+    round_ = event.round_set.filter(status=Round.Status.PLAYING).order_by("-number").first()
+    if round_ is None:
+        return []
+    names = selectors.entrant_names(event)
+    tables = list(round_.tables.filter(done=False, table__isnull=False).order_by("number"))
+    playing = set(
+        _model("Game")
+        .objects.filter(table_id__in=[rt.table_id for rt in tables], status="playing")
+        .values_list("table_id", flat=True)
+    )
+    rows = []
+    for rt in tables:
+        if rt.table_id not in playing:
+            continue
+        size = len(rt.entrants)
+        rows.append(
+            {
+                "round_table": rt,
+                "round": round_.number,
+                "entrants": [{"pk": pk, "name": names.get(pk, ""), "place": i} for i, pk in enumerate(rt.entrants, 1)],
+                "places": list(range(1, size + 1)),
+            }
+        )
+    return rows
+
+
+# ------------------------------------------------------------ no-shows
+
+
+def do_forfeit_no_shows(*, now=None, tournament_id: int | None = None) -> list[str]:
+    """Forfeit every game due at `now` whose table an entrant has not come to; mark the
+    absences of games that ended before; withdraw whoever reached ABSENCES_TO_WITHDRAW.
+    Idempotent: each table is re-checked under the event's lock. Returns what it did."""
+    now = now or timezone.now()
+    done: list[str] = []
+    for event_id, rt_id in _open_tables(tournament_id):
+        try:
+            done += _forfeit_table(event_id, rt_id, now)
+        except Exception:  # one broken table must not stop the others
+            log.exception("could not check table %s of event %s for no-shows", rt_id, event_id)
+    for event_id in _events_with_unmarked_timeouts(tournament_id, now):
+        try:
+            done += _mark_timed_out(event_id, now)
+        except Exception:
+            log.exception("could not mark the absences of event %s", event_id)
+    return done
+
+
+def _open_tables(tournament_id: int | None) -> list[tuple[int, int]]:
+    tables = RoundTable.objects.filter(
+        done=False,
+        table__isnull=False,
+        round__status=Round.Status.PLAYING,
+        round__tournament__status=Tournament.Status.RUNNING,
+    )
+    if tournament_id is not None:
+        tables = tables.filter(round__tournament_id=tournament_id)
+    return list(tables.order_by("pk").values_list("round__tournament_id", "pk"))
+
+
+def _absent_entrants(rt: RoundTable, event: Tournament) -> tuple[list[int], set[int]]:
+    """Entrants of the table who have not come, and the seat numbers of their players who have not."""
+    came = _came(rt.table_id)
+    entrants = {e.pk: e for e in event.entrants.filter(pk__in=rt.entrants).select_related("pair")}
+    seat_of = dict(_model("TableSeat").objects.filter(table_id=rt.table_id).values_list("user_id", "number"))
+    absent, seats = [], set()
+    for pk, user_ids in _users_by_entrant(rt, entrants).items():
+        missing = [uid for uid in user_ids if uid not in came and uid in seat_of]
+        if missing:
+            absent.append(pk)
+            seats.update(seat_of[uid] for uid in missing)
+    return absent, seats
+
+
+def _due_game(rt: RoundTable, grace, now) -> dict | None:
+    """The game being played at the table, if it was dealt at least `grace` before `now`."""
+    game = (
+        _model("Game")
+        .objects.filter(table_id=rt.table_id, status="playing")
+        .order_by("-number")
+        .values("pk", "started_at")
+        .first()
+    )
+    if game is None or game["started_at"] > now - grace:
+        return None
+    return game
+
+
+def _forfeit_table(event_id: int, rt_id: int, now) -> list[str]:
+    # A first look without the event's lock: most tables, most of the time, have nothing due.
+    rt = RoundTable.objects.select_related("round__tournament").get(pk=rt_id)
+    event = rt.round.tournament
+    if _due_game(rt, event.no_show_grace, now) is None or not _absent_entrants(rt, event)[0]:
+        return []
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().get(pk=event_id)
+        rt = RoundTable.objects.select_related("round").get(pk=rt_id)
+        if rt.done or rt.round.status != Round.Status.PLAYING or event.status != Tournament.Status.RUNNING:
+            return []
+        game = _due_game(rt, event.no_show_grace, now)
+        if game is None:
+            return []
+        absent, seats = _absent_entrants(rt, event)
+        if not absent:
+            return []
+        if not adjudication.do_forfeit_game(game_id=game["pk"], absent_seats=seats, now=now):
+            return []
+        done = [f"table {rt.number}: game {game['pk']} forfeited by {len(absent)} absent"]
+        done += services.do_record_game(game_id=game["pk"], now=now)
+        Result.objects.filter(game_id=game["pk"], entrant_id__in=absent).update(absent=True)
+        done += _withdraw_the_absent(event, absent, now)
+    notify.event_changed_on_commit(event_id)
+    return done
+
+
+def _events_with_unmarked_timeouts(tournament_id: int | None, now) -> list[int]:
+    """Events with a recorded game, not marked absent, in which a seat timed out onto the
+    autopilot (whether its player had come is checked in `_timed_out_absent`)."""
+    results = Result.objects.filter(absent=False, game__isnull=False, recorded_at__gte=now - LOOK_BACK)
+    if tournament_id is not None:
+        results = results.filter(round__tournament_id=tournament_id)
+    game_ids = set(results.values_list("game_id", flat=True))
+    if not game_ids:
+        return []
+    timed_out = set(
+        _model("GameSeat")
+        .objects.filter(game_id__in=game_ids, abandoned=True, user_id__isnull=False)
+        .filter(game__moves__source="timeout", game__moves__seat=F("number"))
+        .values_list("game_id", flat=True)
+    )
+    if not timed_out:
+        return []
+    return sorted(set(results.filter(game_id__in=timed_out).values_list("round__tournament_id", flat=True)))
+
+
+def _timed_out_absent(event_id: int, now) -> list[Result]:
+    """Results of the event's recent games whose entrant's player never came to the table
+    and timed out onto the autopilot (a game that ended before the grace was over)."""
+    results = list(
+        Result.objects.filter(
+            round__tournament_id=event_id, absent=False, game__isnull=False, recorded_at__gte=now - LOOK_BACK
+        ).select_related("round_table", "entrant__pair")
+    )
+    timed_out: dict[int, set[int]] = {}
+    for game_id, user_id in (
+        _model("GameSeat")
+        .objects.filter(game_id__in={r.game_id for r in results}, abandoned=True, user_id__isnull=False)
+        .filter(game__moves__source="timeout", game__moves__seat=F("number"))
+        .values_list("game_id", "user_id")
+    ):
+        timed_out.setdefault(game_id, set()).add(user_id)
+    absent, came_at = [], {}
+    for result in results:
+        mine = [uid for uid in result.entrant.user_ids() if uid in timed_out.get(result.game_id, ())]
+        if not mine or result.round_table is None:
+            continue
+        table_id = result.round_table.table_id
+        if table_id not in came_at:
+            came_at[table_id] = _came(table_id)
+        if any(uid not in came_at[table_id] for uid in mine):
+            absent.append(result)
+    return absent
+
+
+def _mark_timed_out(event_id: int, now) -> list[str]:
+    if not _timed_out_absent(event_id, now):  # a first look without the event's lock
+        return []
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().get(pk=event_id)
+        marked = _timed_out_absent(event_id, now)
+        if not marked:
+            return []
+        Result.objects.filter(pk__in=[r.pk for r in marked]).update(absent=True)
+        done = [f"absence marked: entrant {r.entrant_id}, game {r.game_id}" for r in marked]
+        done += _withdraw_the_absent(event, sorted({r.entrant_id for r in marked}), now)
+    notify.event_changed_on_commit(event_id)
+    return done
+
+
+def _withdraw_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
+    done = []
+    status = Tournament.objects.filter(pk=event.pk).values_list("status", flat=True).first()  # (a record may end it)
+    if status != Tournament.Status.RUNNING:  # an event over keeps its entrants as they finished
+        return done
+    for entrant in Entrant.objects.select_for_update().filter(pk__in=list(entrant_ids)):
+        if entrant.kept or not entrant.is_active or absences(entrant.pk) < ABSENCES_TO_WITHDRAW:
+            continue
+        entrant.state = Entrant.State.WITHDRAWN
+        entrant.state_changed_at = now
+        entrant.save(update_fields=["state", "state_changed_at"])
+        done.append(f"entrant {entrant.pk} withdrawn after {ABSENCES_TO_WITHDRAW} absences")
+    return done
+
+
+def do_keep_entrant(*, tournament_id: int, entrant_id: int, by) -> Entrant:
+    """The director keeps an entrant despite his absences: he is not withdrawn for them,
+    and one withdrawn for them plays again from the next round."""
+    if not services.can_direct(by):
+        raise TournamentRefused(_("Only a tournament director may do this."))
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if event is None:
+            raise TournamentRefused(_("There is no such event."))
+        if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentRefused(_("The event is over."))
+        entrant = Entrant.objects.select_for_update().filter(pk=entrant_id, tournament=event).first()
+        if entrant is None:
+            raise TournamentRefused(_("There is no such entrant."))
+        if entrant.kept:
+            raise TournamentRefused(_("This entrant is already kept in the event."))
+        entrant.kept = True
+        fields = ["kept"]
+        if entrant.state == Entrant.State.WITHDRAWN and absences(entrant.pk) >= ABSENCES_TO_WITHDRAW:
+            entrant.state = Entrant.State.ACTIVE
+            entrant.state_changed_at = timezone.now()
+            fields += ["state", "state_changed_at"]
+        entrant.save(update_fields=fields)
+    notify.event_changed_on_commit(tournament_id)
+    return entrant
+
+
+# --------------------------------------------------------- adjudication
+
+
+def do_adjudicate_game(*, tournament_id: int, round_table_id: int, places: dict, by, now=None) -> list[str]:
+    """The director ends the game being played at a table of his event's current round
+    with the places he sets ({entrant id: place}, every entrant of the table once, 1 the
+    best; the worst place is the durak's). Recorded as the game's result; the result
+    rows say who set it and when."""
+    if not services.can_direct(by):
+        raise TournamentRefused(_("Only a tournament director may do this."))
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if event is None:
+            raise TournamentRefused(_("There is no such event."))
+        rt = (
+            RoundTable.objects.select_related("round")
+            .filter(pk=round_table_id, round__tournament=event, table__isnull=False)
+            .first()
+        )
+        if rt is None:
+            raise TournamentRefused(_("There is no such table in this event."))
+        if rt.done or rt.round.status != Round.Status.PLAYING:
+            raise TournamentRefused(_("The games of this table are over."))
+        given = _entrant_places(places, rt.entrants)
+        game = (
+            _model("Game")
+            .objects.filter(table_id=rt.table_id, status="playing")
+            .order_by("-number")
+            .values("pk")
+            .first()
+        )
+        if game is None:
+            raise TournamentRefused(_("No game is being played at this table."))
+        if event.is_pairs:  # entrant i is team i: seats i and i + 2
+            seat_places = {seat: given[rt.entrants[seat % 2]] for seat in range(4)}
+        else:
+            seat_places = {seat: given[pk] for seat, pk in enumerate(rt.entrants)}
+        try:
+            adjudication.do_adjudicate_game(game_id=game["pk"], places=seat_places, by_id=by.pk, now=now)
+        except MoveRefused as refusal:
+            raise TournamentRefused(refusal.message) from None
+        done = [f"table {rt.number}: game {game['pk']} adjudicated"]
+        done += services.do_record_game(game_id=game["pk"], now=now)
+        Result.objects.filter(game_id=game["pk"]).update(adjudicated_by=by, adjudicated_at=now)
+        log.info("event %s, table %s: game %s adjudicated by %s", event.pk, rt.number, game["pk"], by.pk)
+    notify.event_changed_on_commit(tournament_id)
+    return done
+
+
+def _entrant_places(places: dict, entrants: list[int]) -> dict[int, int]:
+    try:
+        given = {int(pk): int(place) for pk, place in (places or {}).items()}
+    except (TypeError, ValueError):
+        raise TournamentRefused(_("Give every entrant at the table a place.")) from None
+    if set(given) != set(entrants):
+        raise TournamentRefused(_("Give every entrant at the table a place."))
+    if any(not 1 <= place <= len(entrants) for place in given.values()):
+        raise TournamentRefused(_("A place is a number from 1 to %(count)s."), count=len(entrants))
+    return given
