@@ -179,13 +179,6 @@ OUTCOME_WORDS = {
 }
 
 
-def counted_place(place: int | None, abandoned: bool, players: int) -> int | None:
-    """The place that counts (`GameSeat.counted_place`): last for a seat that left the game."""
-    if place is None:
-        return None
-    return players if abandoned else place
-
-
 def outcome(result: dict | None, seat: int, is_loser: bool, abandoned: bool = False) -> tuple[str, str]:
     """How a finished game went for a seat, as it counts: (css class, words).
 

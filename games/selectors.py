@@ -65,6 +65,7 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
                     "autopilot": s.autopilot,
                     "abandoned": s.abandoned,
                     "place": s.place,
+                    "counted_place": s.counted_place,
                 }
                 for s in game_seats
             ],

@@ -21,7 +21,9 @@ played by setting each entrant's place (`do_adjudicate_game`); it is recorded as
 game result through the same path, and each result row says who set it and when.
 
 Every `do_*` is one transaction; the sweep (tasks.sweep_events) runs
-`do_forfeit_no_shows` every few seconds, one transaction per table.
+`do_forfeit_no_shows` every few seconds, one transaction per table. A table whose
+no-show step fails is a StuckStep (kind NO_SHOW) like a failing step of the event's
+own: logged once, retried after a growing pause, shown to the director.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from games.services import adjudication
 
 from . import notify, selectors, services
 from .errors import TournamentRefused
-from .models import Entrant, Result, Round, RoundTable, Tournament
+from .models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -136,16 +138,42 @@ def do_forfeit_no_shows(*, now=None, tournament_id: int | None = None) -> list[s
     Idempotent: each table is re-checked under the event's lock. Returns what it did."""
     now = now or timezone.now()
     done: list[str] = []
+    held, stuck = _stuck_no_shows(tournament_id, now)
     for event_id, rt_id in _open_tables(tournament_id):
-        try:
-            done += _forfeit_table(event_id, rt_id, now)
-        except Exception:  # one broken table must not stop the others
-            log.exception("could not check table %s of event %s for no-shows", rt_id, event_id)
+        if (event_id, rt_id) not in held:
+            done += _step(event_id, rt_id, stuck, now, _forfeit_table, event_id, rt_id, now)
     for event_id in _events_with_unmarked_timeouts(tournament_id, now):
+        if (event_id, None) not in held:
+            done += _step(event_id, None, stuck, now, _mark_timed_out, event_id, now)
+    return done
+
+
+def _stuck_no_shows(tournament_id: int | None, now) -> tuple[set, dict]:
+    """No-show steps that failed (StuckStep, kind NO_SHOW): those waiting for their next
+    attempt, and all of them by (event, round table) to clear one that succeeds."""
+    rows = StuckStep.objects.filter(step=StuckStep.Step.NO_SHOW)
+    if tournament_id is not None:
+        rows = rows.filter(tournament_id=tournament_id)
+    stuck = {(s.tournament_id, s.round_table_id): s for s in rows}
+    return {key for key, s in stuck.items() if s.next_attempt_at > now}, stuck
+
+
+def _step(event_id: int, rt_id: int | None, stuck: dict, now, step, *args) -> list[str]:
+    """One table's (or one event's) no-show step; a failure is noted as the event's own
+    steps are (`services.note_failure`: logged once, retried after a growing pause,
+    shown to the director), so one broken table neither stops the others nor logs at
+    every sweep; a step that succeeds again is cleared."""
+    try:
+        done = step(*args)
+    except Exception as exc:  # one broken table must not stop the others
         try:
-            done += _mark_timed_out(event_id, now)
-        except Exception:
-            log.exception("could not mark the absences of event %s", event_id)
+            services.note_failure(event_id, services.StepFailed(StuckStep.Step.NO_SHOW, rt_id, exc), now)
+        except Exception:  # noting it failed too (the database is away): the next sweep retries
+            log.exception("could not check table %s of event %s for no-shows", rt_id, event_id)
+        return []
+    if (event_id, rt_id) in stuck and StuckStep.objects.filter(pk=stuck[event_id, rt_id].pk).delete()[0]:
+        log.info("event %s: the no-show step of round table %s that failed succeeded", event_id, rt_id)
+        notify.event_changed_on_commit(event_id)
     return done
 
 

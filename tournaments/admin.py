@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import services
 from .forms import AdminTournamentForm
-from .models import Entrant, Pair, Result, Round, RoundTable, Tournament
+from .models import Announcement, DirectorAction, Entrant, Pair, Result, Round, RoundTable, StuckStep, Tournament
 
 
 @admin.register(Pair)
@@ -77,3 +77,29 @@ class ResultAdmin(admin.ModelAdmin):
             obj.corrected_by = request.user
             obj.corrected_at = timezone.now()
         super().save_model(request, obj, form, change)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records of what happened: written by the services (the director page), read here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DirectorAction)
+class DirectorActionAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "at", "by", "action", "reason")
+    list_filter = ("action",)
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "at", "by", "text", "removed_at")
+
+
+@admin.register(StuckStep)
+class StuckStepAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "step", "round_table", "failures", "error", "next_attempt_at")

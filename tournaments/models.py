@@ -139,8 +139,6 @@ class Tournament(models.Model):
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     paused = models.BooleanField(_("paused"), default=False)
-    announcement = models.TextField(_("announcement"), blank=True)
-    announced_at = models.DateTimeField(_("announced"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -329,7 +327,9 @@ class Result(models.Model):
 
 class StuckStep(models.Model):
     """A step of an event that failed and is being retried: the event's own move
-    (no table), or recording or dealing at one table. Deleted once it succeeds.
+    (no table), recording or dealing at one table, or a no-show forfeit there
+    (tournaments.absence; without a table: marking the absences of timed-out
+    games). Deleted once it succeeds.
 
     The sweep tries it again after a growing pause (`next_attempt_at`) while the
     rest of the event goes on, logs it once, when it first fails, and the
@@ -341,6 +341,7 @@ class StuckStep(models.Model):
         ADVANCE = "advance", _("moving the event on")
         RECORD = "record", _("recording a game")
         DEAL = "deal", _("dealing the next game")
+        NO_SHOW = "no_show", _("forfeiting a no-show")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stuck_steps")
     step = models.CharField(max_length=10, choices=Step.choices, default=Step.ADVANCE)
@@ -385,3 +386,25 @@ class DirectorAction(models.Model):
 
     def __str__(self):
         return f"{self.tournament}: {self.action}"
+
+
+class Announcement(models.Model):
+    """A director's message to an event's entrants, kept as a dated list: a removed one
+    stays in the director's view (who removed it and when) but no longer shows to players."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(_("text"), max_length=500)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(_("announced"))
+    removed_at = models.DateTimeField(_("removed"), null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return self.text[:40]

@@ -427,6 +427,7 @@ def pair_ratings(pair: Pair) -> list[tuple[str, str]]:
 # ---------------------------------------------------------- the director's page
 
 ACTION_LABELS = {
+    "unannounce": _("announcement removed"),
     "create": _("event created"),
     "edit": _("setup changed"),
     "start": _("started now"),
@@ -476,6 +477,8 @@ def director_history(event: Tournament) -> list[dict]:
             lines.append(f"{detail.get('name', '')}: {_number(detail.get('before'))} → {_number(detail.get('after'))}")
         elif detail.get("name"):
             lines.append(detail["name"])
+        elif detail.get("text"):
+            lines.append(detail["text"])
         where = ""
         if detail.get("round") and detail.get("table"):
             where = _("round %(round)s, table %(table)s, game %(game)s") % {
@@ -686,3 +689,42 @@ def requested_byes_of(event: Tournament, number: int) -> list[int]:
         return []
     asked = event.entrants.filter(state=Entrant.State.ACTIVE, requested_bye_round=number)
     return list(asked.order_by("registered_at", "pk").values_list("pk", flat=True))
+
+
+def pairs_to_enter(event: Tournament) -> list[dict]:
+    """Active pairs neither of whose players is entered in the event yet, by their
+    names, for the director's late-entrant select."""
+    entered = event.entrants.values_list
+    taken = (
+        set(entered("user_id", flat=True))
+        | set(entered("pair__player_one_id", flat=True))
+        | set(entered("pair__player_two_id", flat=True))
+    ) - {None}
+    pairs = (
+        Pair.objects.filter(status=Pair.Status.ACTIVE)
+        .exclude(player_one_id__in=taken)
+        .exclude(player_two_id__in=taken)
+        .select_related("player_one", "player_two")
+    )
+    rows = [{"pk": pair.pk, "name": str(pair)} for pair in pairs]
+    return sorted(rows, key=lambda row: (row["name"].casefold(), row["pk"]))
+
+
+def pair_player(pair_id: int | None):
+    """The first player of an active pair (who enters it), or None."""
+    if pair_id is None:
+        return None
+    pair = Pair.objects.filter(pk=pair_id, status=Pair.Status.ACTIVE).select_related("player_one").first()
+    return pair.player_one if pair else None
+
+
+def announcements_of(event: Tournament, *, for_director: bool = False) -> list:
+    """The event's announcements, newest first. Players see those not removed while the
+    event is live (a finished event's page is its result, not its evening's notices);
+    the director sees every one, removed ones marked."""
+    rows = event.announcements.select_related("by", "removed_by")
+    if for_director:
+        return list(rows)
+    if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return []
+    return list(rows.filter(removed_at=None))

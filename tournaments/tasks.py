@@ -34,13 +34,15 @@ def sweep_events() -> int:
     the service (logged once, retried after a growing pause, shown to the director),
     so one broken event neither stalls the others nor fails every 5 seconds in silence."""
     acted = 0
+    # No-shows past their grace forfeit first (absence.py): a failing table's step is a
+    # StuckStep noted (and its pause renewed) before the events' own steps look at them.
+    try:
+        acted += len(absence.do_forfeit_no_shows())
+    except Exception:  # (reading the tables failed: the database is away) the next sweep retries
+        log.exception("could not check the tables for no-shows")
     for tournament_id in services.due_event_ids():
         try:
             acted += len(services.do_sweep_event(tournament_id=tournament_id))
         except Exception:  # noting the failure failed too (the database is away): the next sweep retries
             log.exception("could not advance event %s", tournament_id)
-    try:  # no-shows past their grace forfeit (absence.py), after the events' own steps
-        acted += len(absence.do_forfeit_no_shows())
-    except Exception:
-        log.exception("could not check the tables for no-shows")
     return acted

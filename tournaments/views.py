@@ -61,6 +61,7 @@ def panel_context(event: Tournament, user) -> dict:
         "checked_in_names": selectors.checked_in_names(event) if event.checkin_opens else [],
         "bye_rounds": selectors.bye_rounds(event, entry),
         "requested_bye_points": services.requested_bye_points(event),
+        "announcements": selectors.announcements_of(event),
     }
 
 
@@ -332,7 +333,9 @@ def direct(request, tournament_id: int):
             "adjudicable": absence.adjudicable_tables(event),
             "absence_rows": absence.absence_rows(event),
             "stuck_steps": selectors.stuck_steps(event),
+            "late_pairs": selectors.pairs_to_enter(event) if event.is_pairs else [],
             "announcement_limit": services.ANNOUNCEMENT_LIMIT,
+            "all_announcements": selectors.announcements_of(event, for_director=True),
             "draft": selectors.draft_view(event),
         },
     )
@@ -384,14 +387,24 @@ def _direct_action(request, event: Tournament):
     try:
         if action == "start":
             services.do_start_now(tournament_id=pk, by=by)
-            done = _("The event is started.")
+            # Between rounds "Start now" starts the next round: say which, not "the event".
+            started = services.current_round(event) if event.status == Tournament.Status.RUNNING else None
+            if started is not None:
+                done = _("Round %(number)s is started.") % {"number": started.number}
+            else:
+                done = _("The event is started.")
         elif action in ("pause", "resume"):
             services.do_set_paused(tournament_id=pk, by=by, paused=action == "pause")
             done = _("The event is paused.") if action == "pause" else _("The event goes on.")
         elif action == "late":
-            # Any case, Cyrillic too (SQLite's own iexact folds ASCII only).
-            user = game_selectors.player_by_typed_name(post.get("username", ""))
             pair_id = _pair_id(post.get("pair"), _("A pair's number is digits only."))
+            typed = post.get("username", "").strip()
+            if event.is_pairs and not typed:  # a pair is chosen by its names (`pairs_to_enter`)
+                user = selectors.pair_player(pair_id)
+                if user is None:
+                    raise TournamentRefused(_("Choose one of the active pairs."))
+            else:  # any case, Cyrillic too (SQLite's own iexact folds ASCII only)
+                user = game_selectors.player_by_typed_name(typed)
             if user is None:
                 messages.error(request, _("There is no such player."))
                 return redirect("tournaments:direct", tournament_id=pk)
@@ -482,6 +495,9 @@ def _direct_action(request, event: Tournament):
         elif action == "announce":
             services.do_announce(tournament_id=pk, by=by, text=post.get("text", ""))
             done = _("The announcement is sent.")
+        elif action == "unannounce":
+            services.do_remove_announcement(tournament_id=pk, announcement_id=int(post["announcement"]), by=by)
+            done = _("The announcement is removed: players no longer see it.")
         elif action == "retry":
             services.do_retry_stuck_step(tournament_id=pk, by=by)
             done = _("The step succeeded: the event goes on.")

@@ -14,7 +14,6 @@ from games.display import (
     action_text,
     bot_label,
     card,
-    counted_place,
     outcome,
     rules_summary,
     seat_player_name,
@@ -23,6 +22,7 @@ from games.display import (
     variant_name,
 )
 from games.models import Game
+from games.services.play import counted_places
 
 POSITION_PARTIAL = "games/records/partials/position.html"
 
@@ -45,11 +45,16 @@ def _seat_names(game: Game) -> dict[int, dict]:
 def _result_rows(game: Game, names: dict) -> list[dict]:
     """One row per seat, in the order of the places that count (the table's result panel agrees)."""
     players = game.rules.get("players") or len(names)
+    seats = {number: info["seat"] for number, info in names.items()}
+    # (a record older than the stored counted place: the same rule, computed)
+    computed = counted_places(
+        {n: s.place for n, s in seats.items()}, {n for n, s in seats.items() if s.abandoned}, players
+    )
     rows = []
     for number, info in sorted(names.items()):
         seat = info["seat"]
         css, words = outcome(game.result, number, seat.is_loser, seat.abandoned)
-        counted = seat.counted_place or counted_place(seat.place, seat.abandoned, players)
+        counted = seat.counted_place or computed[number]
         rows.append(
             {
                 **info,

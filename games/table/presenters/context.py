@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import pgettext, pgettext_lazy
 
 from games import bots, display, positions
-from games.services.play import return_counts_normally
+from games.services.play import counted_places, return_counts_normally
 
 from .cards import buttons, hand_cards, table_pairs
 from .log import LOG_LIMIT, log_lines
@@ -324,15 +324,20 @@ def _status(view, viewer_seat, my_turn, waiting_for, over, on_autopilot=False) -
 
 
 def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
-    """The result panel: the places that count (`GameSeat.counted_place`: last for a seat
-    that left the game), with the place its cards reached when that differs."""
+    """The result panel: the places that count, as `_finish` stored them
+    (`GameSeat.counted_place`, by `counted_places`: a seat that left the game is last,
+    below everyone who played on), with the place its cards reached when that differs."""
     abandoned = {s["number"] for s in game["seats"] if s.get("abandoned")}
     last = rules.get("players") or len(names)
     played = {int(s): p for s, p in (result.get("places") or {}).items()}
+    stored = {s["number"]: s.get("counted_place") for s in game["seats"]}
+    if any(stored.get(s) is None for s, p in played.items() if p is not None):
+        # (the game's end seen before its seats were saved: the same rule, computed)
+        stored = counted_places(played, abandoned, last)
     losers = result.get("losers") or []
     rows = []
     for s, p in played.items():
-        counted = display.counted_place(p, s in abandoned, last)
+        counted = stored.get(s)
         rows.append(
             {
                 "seat": s,

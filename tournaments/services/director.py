@@ -1,0 +1,146 @@
+"""Who directs events, what a director may do in each status, the log of it, and announcements.
+
+The transitions table (`TRANSITIONS`) says from which statuses each director action may
+act; every action module checks it with `_allow` and writes the director's log with
+`_log`, so this module sits below them all (it imports only `base`).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from .. import notify
+from ..errors import TournamentRefused
+from ..models import Announcement, DirectorAction, Entrant, Tournament
+from .base import _locked_event
+
+
+def can_direct(user) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_superuser or user.groups.filter(name=DIRECTORS_GROUP).exists()
+
+
+DIRECTORS_GROUP = "Tournament directors"
+
+
+def _director(user) -> None:
+    if not can_direct(user):
+        raise TournamentRefused(_("Only a tournament director may do this."))
+
+
+_S = Tournament.Status
+BEFORE_START = frozenset({_S.SCHEDULED, _S.REGISTRATION, _S.CHECKIN})
+LIVE = BEFORE_START | {_S.RUNNING}
+
+
+# The event's life in one place: each director action and the statuses it may act from.
+# (Paused is the `paused` flag of a live event; the sweep moves scheduled -> registration
+# -> check-in -> running -> finished, or cancels an event nobody can play.)
+TRANSITIONS: dict[str, frozenset] = {
+    "start": LIVE,  # the event, or between rounds the next round
+    "pause": LIVE,
+    "resume": LIVE,
+    "edit": BEFORE_START | {_S.CANCELLED},  # a cancelled event gets a new time before it is reopened
+    "late": LIVE,
+    "withdraw": LIVE,
+    "reinstate": LIVE,
+    "checkin": LIVE,
+    "reseat": LIVE,
+    "announce": LIVE,
+    "correct": frozenset({_S.RUNNING}),  # a finished event is reopened first
+    "cancel": LIVE,
+    "reopen": frozenset({_S.CANCELLED, _S.FINISHED}),
+    "finish": frozenset({_S.RUNNING}),  # a reopened event, once its corrections are made
+    "delete": BEFORE_START | {_S.CANCELLED},  # and only if it never started
+}
+
+
+# Why an action is refused from a status (an action's own reason first).
+STATUS_REFUSALS = {
+    _S.SCHEDULED: _("The event has not started yet."),
+    _S.REGISTRATION: _("The event has not started yet."),
+    _S.CHECKIN: _("The event has not started yet."),
+    _S.RUNNING: _("The event is under way: this is not possible now."),
+    _S.FINISHED: _("The event is finished: reopen it first."),
+    _S.CANCELLED: _("The event is cancelled: reopen it first."),
+}
+
+
+ACTION_REFUSALS = {
+    "reopen": _("Only a cancelled or finished event can be reopened."),
+    "delete": _("Only an event that never started can be deleted."),
+    "finish": _("Only a running event can be finished."),
+    "edit": _("The event has started: its setup is fixed."),
+}
+
+
+def allowed(event: Tournament, action: str) -> bool:
+    return event.status in TRANSITIONS[action]
+
+
+def _allow(event: Tournament, action: str) -> None:
+    if not allowed(event, action):
+        raise TournamentRefused(ACTION_REFUSALS.get(action) or STATUS_REFUSALS[event.status])
+
+
+def _log(event: Tournament, by, action: str, reason: str = "", **detail) -> None:
+    DirectorAction.objects.create(
+        tournament=event,
+        by=by if getattr(by, "pk", None) else None,
+        at=timezone.now(),
+        action=action,
+        reason=(reason or "")[:200],
+        detail=detail,
+    )
+
+
+def _name(entrant: Entrant) -> str:
+    return str(entrant)
+
+
+ANNOUNCEMENT_LIMIT = 500  # characters: an announcement is read on a phone between games
+
+
+def do_announce(*, tournament_id: int, by, text: str) -> Tournament:
+    _director(by)
+    text = (text or "").strip()
+    if not text:
+        raise TournamentRefused(_("Write the message first."))
+    if len(text) > ANNOUNCEMENT_LIMIT:
+        raise TournamentRefused(
+            ngettext_lazy(
+                "An announcement has at most %(limit)s character.",
+                "An announcement has at most %(limit)s characters.",
+                "limit",
+            ),
+            limit=ANNOUNCEMENT_LIMIT,
+        )
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "announce")
+        announcement = Announcement.objects.create(tournament=event, text=text, by=by, at=timezone.now())
+        user_ids = sorted({uid for e in event.entrants.select_related("pair") for uid in e.user_ids()})
+    notify.announce_on_commit(tournament_id, user_ids, text)
+    return announcement
+
+
+def do_remove_announcement(*, tournament_id: int, announcement_id: int, by) -> Announcement:
+    """Players no longer see it; the director's list keeps it, marked removed (a record, not a delete)."""
+    _director(by)
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        announcement = Announcement.objects.select_for_update().filter(pk=announcement_id, tournament=event).first()
+        if announcement is None:
+            raise TournamentRefused(_("There is no such announcement in this event."))
+        if announcement.removed_at is not None:
+            raise TournamentRefused(_("This announcement has already been removed."))
+        announcement.removed_at = timezone.now()
+        announcement.removed_by = by
+        announcement.save(update_fields=["removed_at", "removed_by"])
+        _log(event, by, "unannounce", text=announcement.text)
+    notify.event_changed_on_commit(tournament_id)
+    return announcement

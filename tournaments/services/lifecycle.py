@@ -1,0 +1,533 @@
+"""The event's life: its windows and rounds moved on by time, the director's start, pause,
+cancel, reopen, finish and delete, the sweep and its steps, and steps that keep failing.
+
+`do_advance_event` (every nudge) and `do_sweep_event` (the periodic sweep) run the event's
+own move under its lock, then each finished game's results and each table's next deal in a
+transaction of its own (`_advance_steps`); a step that fails is noted (`note_failure`) and
+tried again after a growing pause (`retry_pause`) while the rest of the event goes on.
+`do_record_game`, the nudge of a game that ended, records it and deals the next game the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.services import tables as game_tables
+
+from .. import game_records, notify, standings
+from ..errors import TournamentRefused
+from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
+from . import results, seating, setup
+from .base import _is_knockout, _locked_event, current_round
+from .director import ACTION_REFUSALS, _allow, _director, _log, allowed
+
+log = logging.getLogger(__name__)
+
+
+def do_advance_event(*, tournament_id: int, now=None) -> list[str]:
+    """Do everything that is due at `now` (the sweep and every nudge call this).
+
+    Idempotent: it reads the event under its lock and acts only on times that
+    have passed and steps not yet taken. Returns what it did, for logs and tests.
+    """
+    done, failures = _advance_steps(tournament_id, now or timezone.now(), hold=frozenset())
+    if failures:
+        raise failures[0]
+    return done
+
+
+def _advance_steps(tournament_id: int, now, hold) -> tuple[list[str], list[StepFailed]]:
+    """The event's own move (windows, round starts) under its lock; then, for the round
+    being played, each finished game's results stored and committed on their own, and
+    only then each table's next game dealt, each in a transaction of its own: a step
+    that fails takes back nothing stored before it, and keeps no other from running.
+    Steps in `hold` ((step, round table id) that wait for their next attempt) are skipped."""
+    done: list[str] = []
+    failures: list[StepFailed] = []
+    try:
+        if (StuckStep.Step.ADVANCE, None) not in hold:
+            try:
+                with transaction.atomic():
+                    done += _advance(_locked_event(tournament_id), now)
+            except TournamentRefused:
+                raise
+            except Exception as exc:
+                failures.append(StepFailed(StuckStep.Step.ADVANCE, None, exc))
+        done += _record_finished_games(tournament_id, now, failures, hold)
+        done += _deal_due_games(tournament_id, now, failures, hold)
+    finally:
+        if done:
+            notify.event_changed_on_commit(tournament_id)
+    return done, failures
+
+
+def _advance(event: Tournament, now) -> list[str]:
+    done: list[str] = []
+    if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return done
+    fields = []
+    if event.registration_opened_at is None and (event.registration_opens is None or event.registration_opens <= now):
+        event.registration_opened_at = now
+        fields.append("registration_opened_at")
+        if event.status == Tournament.Status.SCHEDULED:
+            event.status = Tournament.Status.REGISTRATION
+            fields.append("status")
+        done.append("registration opened")
+    if event.registration_closed_at is None and event.registration_closes and event.registration_closes <= now:
+        event.registration_closed_at = now
+        fields.append("registration_closed_at")
+        done.append("registration closed")
+    if event.checkin_opened_at is None and event.checkin_opens and event.checkin_opens <= now:
+        event.checkin_opened_at = now
+        event.status = Tournament.Status.CHECKIN
+        fields += ["checkin_opened_at", "status"]
+        done.append("check-in opened")
+    if event.checkin_closed_at is None and event.checkin_closes and event.checkin_closes <= now:
+        event.checkin_closed_at = now
+        fields.append("checkin_closed_at")
+        done.append("check-in closed")
+    if fields:
+        event.save(update_fields=sorted(set(fields)))
+    if "check-in closed" in done and event.status != Tournament.Status.RUNNING and not event.paused:
+        first, _created = Round.objects.get_or_create(
+            tournament=event, number=1, defaults={"starts_at": event.starts_at}
+        )
+        if first.status == Round.Status.SCHEDULED and not first.seated_by_director:
+            seating._draft(event, first)
+            done.append("round 1 drafted")
+    if event.paused:
+        return done
+    if event.status != Tournament.Status.RUNNING:
+        if event.starts_at <= now:
+            done += _start_round(event, 1, now)
+        return done
+    latest = current_round(event)
+    if latest is None:
+        done += _start_round(event, 1, now)
+    elif latest.status == Round.Status.SCHEDULED and latest.starts_at <= now:
+        done += _start_round(event, latest.number, now)
+    # A round being played: do_advance_event records and deals after this transaction.
+    return done
+
+
+def do_start_round(*, tournament_id: int, number: int, now=None) -> list[str]:
+    """Start round `number` now if it is the next one; a repeat does nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            return []
+        done = _start_round(event, number, now)
+    notify.event_changed_on_commit(tournament_id)
+    return done
+
+
+def _start_round(event: Tournament, number: int, now) -> list[str]:
+    previous = event.round_set.filter(number__lt=number).order_by("-number").first()
+    if number > 1 and (previous is None or previous.number != number - 1 or previous.status != Round.Status.FINISHED):
+        return []
+    round_ = Round.objects.select_for_update().filter(tournament=event, number=number).first()
+    if round_ is not None and round_.status != Round.Status.SCHEDULED:
+        return []  # already started: a repeat seats nobody twice
+    if round_ is None:
+        try:
+            with transaction.atomic():
+                round_ = Round.objects.create(tournament=event, number=number, starts_at=now)
+        except IntegrityError:
+            return []
+    if round_.tables.exists() and not round_.seated_by_director and seating.draft_is_stale(event, round_):
+        RoundTable.objects.filter(round=round_).delete()  # an untouched draft of another field: seat anew
+    if round_.tables.exists():
+        seating._drop_ineligible(event, round_)
+        seating._seat_newcomers(event, round_)
+        if number == 1:  # seated by the director: the seeds are still the event's
+            entrants = seating._eligible(event, 1)
+            seating._fix_seeds(entrants, seating._seeded(event, entrants)[0])
+    if not round_.tables.exists():
+        plan = seating._seat(event, number)
+        if plan is None:
+            if number == 1:
+                event.status = Tournament.Status.CANCELLED
+                event.finished_at = now
+                event.save(update_fields=["status", "finished_at"])
+                round_.delete()
+                return ["cancelled: too few entrants"]
+            results._finish_event(event, now)
+            round_.delete()
+            return ["finished: nobody left to seat"]
+        seating._store_seating(round_, plan)
+    entrants = {e.pk: e for e in event.entrants.select_related("pair", "user")}
+    seated_users: dict[int, tuple[int, int]] = {}
+    for rt in round_.tables.select_for_update().order_by("number"):
+        if rt.table_id is not None:
+            continue
+        users = seating._seat_users([entrants[pk] for pk in rt.entrants], event)
+        table = game_tables.do_create_table(
+            rules=setup.rules_of(event, len(users)),
+            seat_users=users,
+            turn_seconds=event.turn_seconds,
+            rated=event.rated,
+            start=True,
+            rematch=False,  # the event deals each game of the round, players never do
+            managed_by_event=True,  # and its seats are fixed: nobody leaves or joins, between games too
+        )
+        rt.table = table
+        rt.save(update_fields=["table"])
+        for user in users:
+            seated_users[user.pk] = (table.pk, rt.number)
+    table_of_points = setup.points_table(event)
+    for pk in round_.byes:
+        Result.objects.get_or_create(
+            round=round_,
+            entrant_id=pk,
+            game_number=0,
+            defaults={"is_bye": True, "points": 0.0 if _is_knockout(event) else standings.bye_points(table_of_points)},
+        )
+    Entrant.objects.filter(pk__in=round_.byes).update(byes=_byes_plus_one())
+    results._requested_bye_results(event, round_)
+    round_.status = Round.Status.PLAYING
+    round_.started_at = now
+    round_.published_at = round_.published_at or now
+    round_.ends_at = now + event.round_time_limit if event.round_time_limit else None
+    round_.save(update_fields=["status", "started_at", "ends_at", "published_at"])
+    if event.status != Tournament.Status.RUNNING:
+        event.status = Tournament.Status.RUNNING
+        event.started_at = now
+        event.save(update_fields=["status", "started_at"])
+    notify.seats_on_commit(event.pk, number, seated_users)
+    if round_.ends_at:
+        notify.nudge_event_on_commit(event.pk, event.variant, round_.ends_at)
+    return [f"round {number} started"]
+
+
+def _byes_plus_one():
+    from django.db.models import F
+
+    return F("byes") + 1
+
+
+def do_record_game(*, game_id: int, now=None) -> list[str]:
+    """A game at an event table has ended: store its results (once), and finish
+    the round when all are done. Only once they are committed is the round's next
+    game dealt at that table: a deal that fails takes no result back, and is
+    noted for the sweep to retry (`note_failure`)."""
+    game = game_records.finished_game(game_id)
+    if game is None:
+        return []
+    rt = RoundTable.objects.filter(table_id=game["table_id"]).select_related("round").first()
+    if rt is None:
+        return []
+    now = now or timezone.now()
+    tournament_id = rt.round.tournament_id
+    done = results._record_one(tournament_id, rt.pk, game, now)
+    try:
+        done += results._deal_next(tournament_id, rt.pk, now)
+    except Exception as exc:  # the result stays; the sweep deals later, with backoff
+        note_failure(tournament_id, StepFailed(StuckStep.Step.DEAL, rt.pk, exc), now)
+    if done:
+        notify.event_changed_on_commit(tournament_id)
+    return done
+
+
+def _playing_round(tournament_id: int) -> tuple[Tournament, Round] | tuple[None, None]:
+    event = Tournament.objects.filter(pk=tournament_id).first()
+    if event is None or event.status != Tournament.Status.RUNNING:
+        return None, None
+    round_ = current_round(event)
+    if round_ is None or round_.status != Round.Status.PLAYING:
+        return None, None
+    return event, round_
+
+
+def _record_finished_games(tournament_id: int, now, failures: list, hold=frozenset()) -> list[str]:
+    """The sweep's safety net: games that ended without their nudge being handled.
+    Each is recorded in a transaction of its own: one that fails is noted in
+    `failures` and keeps no other table's result from being stored."""
+    done: list[str] = []
+    event, round_ = _playing_round(tournament_id)
+    if round_ is None:
+        return done
+    open_tables = list(round_.tables.filter(done=False, table__isnull=False))
+    latest = game_records.latest_games([rt.table_id for rt in open_tables])
+    recorded = results._recorded_games(round_, latest.values())
+    for rt in open_tables:
+        row = latest.get(rt.table_id)
+        if row and row["status"] == "finished" and row["pk"] not in recorded:
+            if (StuckStep.Step.RECORD, rt.pk) in hold:
+                continue
+            game = game_records.finished_game(row["pk"])
+            if game is None:
+                continue
+            try:
+                done += results._record_one(tournament_id, rt.pk, game, now)
+            except Exception as exc:  # noted; the sweep tries again after a pause
+                failures.append(StepFailed(StuckStep.Step.RECORD, rt.pk, exc))
+    return done
+
+
+def _deal_due_games(tournament_id: int, now, failures: list, hold=frozenset()) -> list[str]:
+    """Deal the next game wherever the round waits for one: a table of the round
+    being played, not done, with fewer games than the round has, whose latest game
+    is finished and recorded. Each table in a transaction of its own, after the
+    results are committed; one that fails is noted in `failures`. Repeating it
+    deals nothing twice."""
+    done: list[str] = []
+    event, round_ = _playing_round(tournament_id)
+    if round_ is None:
+        return done
+    open_tables = list(round_.tables.filter(done=False, table__isnull=False, games_played__lt=event.games_per_round))
+    latest = game_records.latest_games([rt.table_id for rt in open_tables])
+    recorded = results._recorded_games(round_, latest.values())
+    for rt in open_tables:
+        row = latest.get(rt.table_id)
+        if row is not None and (row["status"] != "finished" or row["pk"] not in recorded):
+            continue
+        if (StuckStep.Step.DEAL, rt.pk) in hold:
+            continue
+        try:
+            done += results._deal_next(tournament_id, rt.pk, now)
+        except Exception as exc:  # noted; the sweep tries again after a pause
+            failures.append(StepFailed(StuckStep.Step.DEAL, rt.pk, exc))
+    return done
+
+
+def do_start_now(*, tournament_id: int, by) -> list[str]:
+    """Start the event (or its next scheduled round) at once."""
+    _director(by)
+    now = timezone.now()
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "start")
+        if event.status != Tournament.Status.RUNNING:
+            count = len(seating._eligible(event, 1))
+            if count < 2:
+                # Starting would cancel the event: refuse, and say why.
+                if event.checkin_opens is not None:
+                    raise TournamentRefused(
+                        _("At least two checked-in entrants are needed to start; now there are %(count)s."),
+                        count=count,
+                    )
+                raise TournamentRefused(
+                    _("At least two entrants are needed to start; now there are %(count)s."), count=count
+                )
+            event.starts_at = now
+            event.save(update_fields=["starts_at"])
+        else:
+            latest = current_round(event)
+            if latest is None or latest.status != Round.Status.SCHEDULED:
+                raise TournamentRefused(_("No round is waiting to start: wait until the round being played ends."))
+            latest.starts_at = now
+            latest.save(update_fields=["starts_at"])
+        if event.paused:
+            event.paused = False
+            event.save(update_fields=["paused"])
+        _log(event, by, "start")
+    return do_advance_event(tournament_id=tournament_id, now=now)
+
+
+def do_set_paused(*, tournament_id: int, by, paused: bool) -> Tournament:
+    """Pause: no round starts until the director resumes; the round being played goes on."""
+    _director(by)
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "pause" if paused else "resume")
+        if event.paused == paused:
+            return event
+        event.paused = paused
+        event.paused_at = timezone.now() if paused else None
+        event.save(update_fields=["paused", "paused_at"])
+        _log(event, by, "pause" if paused else "resume")
+    notify.event_changed_on_commit(tournament_id)
+    return event
+
+
+def do_cancel_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
+    """The event will not be played (or not played on): nothing more is seated or started.
+    Games at its tables that are under way may be finished by their players."""
+    _director(by)
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "cancel")
+        before = event.status
+        event.status = Tournament.Status.CANCELLED
+        event.finished_at = timezone.now()
+        event.save(update_fields=["status", "finished_at"])
+        _log(event, by, "cancel", reason, before=before, after=event.status)
+    notify.event_changed_on_commit(tournament_id)
+    return event
+
+
+def do_reopen_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
+    """A cancelled or finished event is live again (logged: who, when, why).
+
+    Finished: it is running again, with every round played, so that results can be
+    corrected; "finish" ends it again. Cancelled after it started: running again, the
+    sweep goes on from where it stopped. Cancelled before it started: back to its
+    registration (or scheduled, or check-in), which needs a start time in the future.
+    """
+    _director(by)
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentRefused(_("Say why the event is reopened."))
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "reopen")
+        before = event.status
+        if event.status == Tournament.Status.FINISHED or event.started_at is not None:
+            event.status = Tournament.Status.RUNNING
+        else:
+            if event.starts_at < setup.next_minute():
+                raise TournamentRefused(_("Set a start time in the future first (in the setup), then reopen."))
+            if event.checkin_opened_at is not None:
+                event.status = Tournament.Status.CHECKIN
+            elif event.registration_opened_at is not None:
+                event.status = Tournament.Status.REGISTRATION
+            else:
+                event.status = Tournament.Status.SCHEDULED
+        event.finished_at = None
+        event.save(update_fields=["status", "finished_at"])
+        _log(event, by, "reopen", reason, before=before, after=event.status)
+    setup.schedule_nudges_on_commit(tournament_id)
+    notify.event_changed_on_commit(tournament_id)
+    return event
+
+
+def do_finish_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
+    """End a running event now that no round is being played (a reopened event after its
+    corrections, or a Swiss ended early); a round scheduled but not started is dropped."""
+    _director(by)
+    now = timezone.now()
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "finish")
+        if event.round_set.filter(status=Round.Status.PLAYING).exists():
+            raise TournamentRefused(_("A round is being played: wait until it ends."))
+        event.round_set.filter(status=Round.Status.SCHEDULED).delete()
+        event.ratings_nudged_at = None  # the ratings follow the event's final results
+        results._finish_event(event, now)
+        _log(event, by, "finish", reason, before=Tournament.Status.RUNNING, after=event.status)
+    notify.event_changed_on_commit(tournament_id)
+    return event
+
+
+def do_delete_event(*, tournament_id: int, by) -> str:
+    """Delete an event that never started (its entries go with it); returns its name."""
+    _director(by)
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        started = event.started_at is not None or event.round_set.exclude(status=Round.Status.SCHEDULED).exists()
+        if started or not allowed(event, "delete"):
+            raise TournamentRefused(ACTION_REFUSALS["delete"])
+        name = event.name
+        event.delete()
+    log.info("event %s (%s) deleted by %s", tournament_id, name, getattr(by, "pk", None))
+    return name
+
+
+def due_event_ids(now=None) -> list[int]:
+    """Events with something due (for the sweep): not over, and a time passed or a round on."""
+    now = now or timezone.now()
+    live = Tournament.objects.exclude(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+    due = live.filter(
+        Q(status=Tournament.Status.RUNNING)
+        | Q(starts_at__lte=now)
+        | Q(registration_opened_at__isnull=True, registration_opens__isnull=True)
+        | Q(registration_opened_at__isnull=True, registration_opens__lte=now)
+        | Q(registration_closed_at__isnull=True, registration_closes__lte=now)
+        | Q(checkin_opened_at__isnull=True, checkin_opens__lte=now)
+        | Q(checkin_closed_at__isnull=True, checkin_closes__lte=now)
+    )
+    return list(due.order_by("pk").values_list("pk", flat=True))
+
+
+# A step that fails is tried again after RETRY_FIRST, then twice as long each
+# time, at most RETRY_MAX apart; it is logged once, when it first fails, and the
+# director's page shows it (StuckStep) with the actions that resolve it.
+RETRY_FIRST = timedelta(seconds=10)
+RETRY_MAX = timedelta(minutes=10)
+
+
+class StepFailed(Exception):
+    """A step of an event failed after what came before it was stored."""
+
+    def __init__(self, step: str, round_table_id: int | None, error: BaseException):
+        super().__init__(f"{step}: {error!r}")
+        self.step, self.round_table_id, self.error = step, round_table_id, error
+
+
+def retry_pause(failures: int) -> timedelta:
+    return min(RETRY_FIRST * 2 ** min(max(failures - 1, 0), 20), RETRY_MAX)
+
+
+def note_failure(tournament_id: int, failure: StepFailed, now=None) -> StuckStep | None:
+    """Count a failed step and set its next attempt; log it only the first time."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if event is None:
+            return None
+        kind = {"step": failure.step, "round_table_id": failure.round_table_id}
+        stuck = StuckStep.objects.select_for_update().filter(tournament=event, **kind).first()
+        first = stuck is None
+        if first:
+            stuck = StuckStep(tournament=event, first_failed_at=now, **kind)
+        stuck.failures += 1
+        stuck.error = f"{type(failure.error).__name__}: {failure.error}"[:300]
+        stuck.last_failed_at = now
+        stuck.next_attempt_at = now + retry_pause(stuck.failures)
+        stuck.save()
+    if first:
+        log.error(
+            "event %s: %s failed (round table %s); retried with backoff and shown to the director",
+            tournament_id,
+            failure.step,
+            failure.round_table_id,
+            exc_info=failure.error,
+        )
+        notify.event_changed_on_commit(tournament_id)
+    return stuck
+
+
+def do_sweep_event(*, tournament_id: int, now=None) -> list[str]:
+    """One event's turn in the sweep: whatever is due. A step that failed waits for
+    its next attempt (a growing pause) while the rest of the event goes on; a failure
+    is noted (`note_failure`), not raised, and a step that succeeds again is cleared."""
+    now = now or timezone.now()
+    stuck = list(StuckStep.objects.filter(tournament_id=tournament_id))
+    hold = frozenset((s.step, s.round_table_id) for s in stuck if s.next_attempt_at > now)
+    done, failures = _advance_steps(tournament_id, now, hold)
+    failed = set()
+    for failure in failures:
+        note_failure(tournament_id, failure, now)
+        failed.add((failure.step, failure.round_table_id))
+    # The no-show step is run (and cleared) by tournaments.absence, not by these steps.
+    cleared = [
+        s.pk for s in stuck if s.step != StuckStep.Step.NO_SHOW and (s.step, s.round_table_id) not in hold | failed
+    ]
+    if cleared and StuckStep.objects.filter(pk__in=cleared).delete()[0]:
+        log.info("event %s: a step that failed succeeded", tournament_id)
+        notify.event_changed_on_commit(tournament_id)
+    return done
+
+
+def do_retry_stuck_step(*, tournament_id: int, by) -> list[str]:
+    """The director: try the failing steps again now, not at their next attempt."""
+    _director(by)
+    now = timezone.now()
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        stuck = list(StuckStep.objects.select_for_update().filter(tournament=event))
+        if not stuck:
+            raise TournamentRefused(_("No step of this event waits for a retry."))
+        StuckStep.objects.filter(pk__in=[s.pk for s in stuck]).update(next_attempt_at=now)
+        _log(event, by, "retry", steps=[[s.step, s.round_table_id, s.failures, s.error] for s in stuck])
+    done = do_sweep_event(tournament_id=tournament_id, now=now)
+    if StuckStep.objects.filter(tournament_id=tournament_id, last_failed_at__gte=now).exists():
+        raise TournamentRefused(_("The step failed again: it is retried later."))
+    return done

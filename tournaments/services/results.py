@@ -1,0 +1,400 @@
+"""Results: a game's results at its table, closing tables and rounds, eliminations, the
+event's end, the scores of requested byes, and the director's corrections.
+
+Each game's results are stored in a transaction of their own (`_record_one`), and only
+after they are committed is the table's next game dealt (`_deal_next`): a deal that
+fails takes no result back.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.services import corrections as game_corrections
+from games.services import tables as game_tables
+
+from .. import formats, game_records, notify, standings
+from ..errors import TournamentRefused
+from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
+from . import seating, setup
+from .base import _is_knockout, _locked_event
+from .director import _allow, _director, _log, _name
+
+# A requested bye scores this share of the bye the seating gives (standings.bye_points).
+REQUESTED_BYE_SHARE = 0.5
+
+
+def requested_bye_points(event: Tournament) -> float:
+    return standings.bye_points(setup.points_table(event)) * REQUESTED_BYE_SHARE
+
+
+def _requested_bye_results(event: Tournament, round_: Round) -> None:
+    """Those who asked to sit out this round: a bye result of requested_bye_points (the
+    seating left them out: `_eligible`)."""
+    if event.format != Tournament.Format.SWISS:
+        return
+    asked = event.entrants.filter(state=Entrant.State.ACTIVE, requested_bye_round=round_.number)
+    for pk in asked.values_list("pk", flat=True):
+        Result.objects.get_or_create(
+            round=round_,
+            entrant_id=pk,
+            game_number=0,
+            defaults={"is_bye": True, "points": requested_bye_points(event), "note": "requested bye"},
+        )
+
+
+def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
+    """One game's results, in a transaction of their own."""
+    with transaction.atomic():
+        return _record(_locked_event(tournament_id), round_table_id, game, now)
+
+
+def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str]:
+    rt = RoundTable.objects.select_for_update().select_related("round").get(pk=round_table_id)
+    round_ = rt.round
+    if rt.done or round_.status != Round.Status.PLAYING:
+        return []  # e.g. a game someone dealt at the table after the round's games were played
+    if Result.objects.filter(round=round_, game_id=game["pk"]).exists():
+        return []
+    game_number = rt.games_played + 1
+    entrants = rt.entrants
+    table = setup.points_table(event, len(entrants))
+    if event.is_pairs:
+        places_by_team = standings.pair_places(game["seats"])
+        places = {entrants[team]: places_by_team[team] for team in range(len(entrants))}
+        points = standings.game_points(places, len(entrants), table)
+        durak = {pk: places[pk] == 2 and len(set(places.values())) == 2 for pk in entrants}
+    else:
+        places, losers = _table_places(entrants, {s["number"]: s for s in game["seats"]})
+        points = standings.game_points(places, len(entrants), table)
+        points.update(dict.fromkeys(losers, 0.0))
+        durak = {pk: pk in losers for pk in entrants}
+    for pk in entrants:
+        Result.objects.create(
+            round=round_,
+            round_table=rt,
+            entrant_id=pk,
+            game_id=game["pk"],
+            game_number=game_number,
+            place=places[pk],
+            points=points[pk],
+            is_durak=durak[pk],
+        )
+    rt.games_played = game_number
+    rt.save(update_fields=["games_played"])
+    done = [f"game {game['pk']} recorded"]
+    out_of_time = round_.ends_at is not None and round_.ends_at <= now
+    if rt.games_played >= event.games_per_round or out_of_time:
+        done += _close_table(event, rt, now)
+    # Otherwise the next game is dealt once this result is committed (`_deal_next`), never in
+    # this transaction: a deal that fails must not take the result back with it.
+    return done
+
+
+def _close_table(event: Tournament, rt: RoundTable, now) -> list[str]:
+    """The table's round is over (its games played, its time up, or the director's word);
+    the round ends with its last table."""
+    rt.done = True
+    rt.save(update_fields=["done"])
+    # Their "go to your table" notice is out of date: each page asks again.
+    for entrant in Entrant.objects.filter(pk__in=rt.entrants).select_related("pair"):
+        for user_id in entrant.user_ids():
+            notify.user_changed_on_commit(user_id)
+    round_ = rt.round
+    if not round_.tables.filter(done=False).exists():
+        return _finish_round(event, round_, now)
+    return []
+
+
+def _table_places(entrants: list[int], seats: dict[int, dict]) -> tuple[dict[int, int], set[int]]:
+    """Places at a singles table, and who scores nothing.
+
+    A seat that abandoned (resigned, or went on autopilot) is counted last, so
+    its `counted_place` can equal the durak's: the abandoned share the last
+    places below everyone who played on, and they, not the durak who outlasted
+    them, score nothing. Without an abandonment the places are the game's and
+    the durak scores nothing.
+    """
+    key = {entrants[n]: (1, 0) if seats[n]["abandoned"] else (0, seats[n]["counted_place"]) for n in seats}
+    places = {pk: 1 + sum(other < key[pk] for other in key.values()) for pk in key}
+    abandoned = {entrants[n] for n in seats if seats[n]["abandoned"]}
+    losers = abandoned or {entrants[n] for n in seats if seats[n]["is_loser"]}
+    return places, losers
+
+
+def _recorded_games(round_: Round, rows) -> set[int]:
+    game_ids = [row["pk"] for row in rows]
+    return set(Result.objects.filter(round=round_, game_id__in=game_ids).values_list("game_id", flat=True))
+
+
+def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
+    """The round's next game at one table, if it waits for one (re-checked under the
+    event's lock, so a nudge and the sweep deal it once). A time limit that came
+    between two games ends the table's round instead."""
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        rt = RoundTable.objects.select_for_update().select_related("round").get(pk=round_table_id)
+        round_ = rt.round
+        if rt.done or rt.table_id is None or round_.status != Round.Status.PLAYING:
+            return []
+        if rt.games_played >= event.games_per_round:
+            return []
+        latest = game_records.latest_games([rt.table_id]).get(rt.table_id)
+        if latest is not None and (latest["status"] != "finished" or not _recorded_games(round_, [latest])):
+            return []  # a game is on (a repeated nudge dealt it), or its result is not stored yet
+        if round_.ends_at is not None and round_.ends_at <= now:
+            return [f"table {rt.number}: out of time", *_close_table(event, rt, now)]
+        game_tables.do_deal_next_game(table_id=rt.table_id)
+        return [f"table {rt.number}: game {rt.games_played + 1} dealt"]
+
+
+def _finish_round(event: Tournament, round_: Round, now) -> list[str]:
+    round_.status = Round.Status.FINISHED
+    round_.finished_at = now
+    round_.save(update_fields=["status", "finished_at"])
+    done = [f"round {round_.number} finished"]
+    if _is_knockout(event):
+        _eliminate(event, round_)
+        alive = event.entrants.filter(state=Entrant.State.ACTIVE, eliminated_in_round=None).count()
+        last = alive <= 1
+    else:
+        last = round_.number >= (seating.total_rounds(event) or 0)
+    if last:
+        _finish_event(event, now)
+        done.append("event finished")
+        return done
+    starts_at = now + event.pause_between_rounds
+    following, _created = Round.objects.get_or_create(
+        tournament=event, number=round_.number + 1, defaults={"starts_at": starts_at}
+    )
+    seating._draft(event, following)  # the director sees (and may edit) the next seating before it starts
+    notify.nudge_event_on_commit(event.pk, event.variant, starts_at)
+    done.append(f"round {round_.number + 1} scheduled")
+    return done
+
+
+def _eliminate(event: Tournament, round_: Round) -> None:
+    """Knockout: the formats say who goes on from each table's summed points."""
+    table_results = []
+    for rt in round_.tables.all():
+        totals = dict.fromkeys(rt.entrants, 0.0)
+        for entrant_id, points in rt.results.values_list("entrant_id", "points"):
+            totals[entrant_id] += points
+        # Equal totals: the better seed (earlier seat) goes on; a knockout needs a decision.
+        ranked = sorted(totals, key=lambda pk: (-totals[pk], rt.entrants.index(pk)))
+        table_results.append({pk: place for place, pk in enumerate(ranked, start=1)})
+    survivors = set(formats.knockout_survivors(table_results, drop=1)) | set(round_.byes)
+    seated = {pk for rt in round_.tables.all() for pk in rt.entrants}
+    Entrant.objects.filter(pk__in=seated - survivors).update(eliminated_in_round=round_.number)
+
+
+def _finish_event(event: Tournament, now) -> None:
+    if event.status == Tournament.Status.CANCELLED:
+        return  # a game that ended after the director cancelled the event: it stays cancelled
+    event.status = Tournament.Status.FINISHED
+    event.finished_at = now
+    fields = ["status", "finished_at"]
+    if event.rated and event.ratings_nudged_at is None:
+        event.ratings_nudged_at = now
+        fields.append("ratings_nudged_at")
+        notify.recompute_ratings_on_commit(event.variant)
+    event.save(update_fields=fields)
+
+
+MOST_POINTS = 100.0  # a bound for a points entry when the points table is all zero
+
+
+def parse_points(value) -> float:
+    """A points entry as typed: "1.5" or the Russian "1,5"; a number that is finite, not negative."""
+    if isinstance(value, str):
+        value = value.strip().replace(",", ".")
+    try:
+        points = float(value)
+    except (TypeError, ValueError):
+        raise TournamentRefused(_("Points must be a number, e.g. 1,5.")) from None
+    if not math.isfinite(points):  # "nan" was a server error, "1e400" an infinite score
+        raise TournamentRefused(_("Points must be a number, e.g. 1,5."))
+    if points < 0:
+        raise TournamentRefused(_("Points cannot be negative."))
+    return points
+
+
+def most_points(event: Tournament) -> float:
+    """The most one game (or a bye) can score: the top of the event's points table."""
+    table = setup.points_table(event)
+    return max([*table, standings.bye_points(table)]) or MOST_POINTS
+
+
+def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: str = "") -> Result:
+    """Set one result's points by hand (a bye, or a score the places do not give);
+    the outcome of a game is corrected by places (`do_correct_places`)."""
+    _director(by)
+    points = parse_points(points)
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        result = (
+            Result.objects.select_for_update()
+            .select_related("entrant")
+            .filter(pk=result_id, round__tournament=event)
+            .first()
+        )
+        if result is None:
+            raise TournamentRefused(_("There is no such result in this event."))
+        _allow(event, "correct")
+        most = most_points(event)
+        if points > most:
+            raise TournamentRefused(_("A result scores at most %(most)s points in this event."), most=_points(most))
+        before = result.points
+        if result.original_points is None:
+            result.original_points = result.points
+        result.points = points
+        result.corrected_by = by
+        result.corrected_at = timezone.now()
+        result.note = note[:200]
+        result.save(update_fields=["points", "original_points", "corrected_by", "corrected_at", "note"])
+        _log(
+            event,
+            by,
+            "points",
+            note,
+            result=result.pk,
+            round=result.round.number,
+            name=_name(result.entrant),
+            before=before,
+            after=points,
+        )
+    notify.event_changed_on_commit(tournament_id)
+    return result
+
+
+def _points(value: float) -> str:
+    """1.5 -> "1,5" in Russian, "1.5" in English; 3.0 -> "3"."""
+    from django.utils.formats import number_format
+
+    return number_format(value, decimal_pos=None if value != int(value) else 0)
+
+
+def do_correct_places(
+    *, tournament_id: int, round_table_id: int, game_number: int, places: dict, by, reason: str
+) -> list[Result]:
+    """Correct the outcome of one game at a table: the places of all its entrants, from which
+    the points, the durak finish and (knockout) who goes on follow, and so do the ratings
+    (the game's counted places are corrected too). Logged with the old and new outcome."""
+    _director(by)
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentRefused(_("Say why the outcome is corrected."))
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        rt = (
+            RoundTable.objects.select_for_update()
+            .select_related("round")
+            .filter(pk=round_table_id, round__tournament=event)
+            .first()
+        )
+        if rt is None:
+            raise TournamentRefused(_("There is no such table in this event."))
+        _allow(event, "correct")
+        round_ = rt.round
+        results = {
+            r.entrant_id: r
+            for r in Result.objects.select_for_update()
+            .select_related("entrant__pair", "entrant__user")
+            .filter(round_table=rt, game_number=game_number)
+        }
+        entrants = list(rt.entrants)
+        if not results or set(results) != set(entrants):
+            raise TournamentRefused(_("That game has no result to correct."))
+        try:
+            given = {int(pk): int(place) for pk, place in places.items()}
+        except (TypeError, ValueError, AttributeError):
+            raise TournamentRefused(_("Give every entrant at the table a place.")) from None
+        if set(given) != set(entrants):
+            raise TournamentRefused(_("Give every entrant at the table a place."))
+        if any(not 1 <= p <= len(entrants) for p in given.values()):
+            raise TournamentRefused(_("A place is a number from 1 to %(count)s."), count=len(entrants))
+        later = event.round_set.filter(number__gt=round_.number)
+        if _is_knockout(event) and later.exclude(status=Round.Status.SCHEDULED).exists():
+            raise TournamentRefused(
+                _("The next round of the knockout has started: only its latest round can be corrected.")
+            )
+        table = setup.points_table(event, len(entrants))
+        points = standings.game_points(given, len(entrants), table)
+        worst = max(given.values())
+        if event.is_pairs:
+            durak = {pk: given[pk] == 2 and len(set(given.values())) == 2 for pk in entrants}
+        else:
+            durak = {pk: given[pk] == worst and min(given.values()) < worst for pk in entrants}
+            points.update({pk: 0.0 for pk in entrants if durak[pk]})  # the durak scores nothing
+        before, after, now = {}, {}, timezone.now()
+        for pk in entrants:
+            result = results[pk]
+            name = _name(result.entrant)
+            before[name] = {"place": result.place, "points": result.points, "durak": result.is_durak}
+            if result.original_points is None:
+                result.original_points = result.points
+            result.place, result.points, result.is_durak = given[pk], points[pk], durak[pk]
+            result.corrected_by, result.corrected_at, result.note = by, now, reason[:200]
+            result.save(
+                update_fields=["place", "points", "is_durak", "original_points", "corrected_by", "corrected_at", "note"]
+            )
+            after[name] = {"place": given[pk], "points": points[pk], "durak": durak[pk]}
+        game_id = next((r.game_id for r in results.values() if r.game_id), None)
+        if game_id is not None:
+            # What the ratings read: the counted places of the game's seats.
+            if event.is_pairs:
+                seat_places = {n: given[entrants[n % 2]] for n in range(4)}
+            else:
+                seat_places = {n: given[pk] for n, pk in enumerate(entrants)}
+            game_corrections.do_correct_counted_places(game_id=game_id, places=seat_places, by_id=by.pk, now=now)
+        if _is_knockout(event) and round_.status == Round.Status.FINISHED:
+            # Who goes on follows the corrected places; a next round not started is seated again.
+            Entrant.objects.filter(tournament=event, eliminated_in_round=round_.number).update(eliminated_in_round=None)
+            _eliminate(event, round_)
+            for scheduled in later.filter(status=Round.Status.SCHEDULED):
+                RoundTable.objects.filter(round=scheduled).delete()
+                scheduled.byes = []
+                scheduled.seated_by_director = False
+                scheduled.save(update_fields=["byes", "seated_by_director"])
+        _log(
+            event,
+            by,
+            "correct",
+            reason,
+            round=round_.number,
+            table=rt.number,
+            game_number=game_number,
+            game=game_id,
+            before=before,
+            after=after,
+        )
+        if event.rated and game_id is not None:
+            notify.recompute_ratings_on_commit(event.variant)
+    notify.event_changed_on_commit(tournament_id)
+    return [results[pk] for pk in entrants]
+
+
+def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[str]:
+    """The director ends one table's round with the games recorded there so far
+    (a table whose next game cannot be dealt); the round ends with its last table."""
+    _director(by)
+    now = timezone.now()
+    if not RoundTable.objects.filter(pk=round_table_id, round__tournament_id=tournament_id).exists():
+        raise TournamentRefused(_("There is no such table in this event."))
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        rt = RoundTable.objects.select_for_update().select_related("round").get(pk=round_table_id)
+        if rt.done or rt.round.status != Round.Status.PLAYING:
+            raise TournamentRefused(_("This table's round is already over."))
+        latest = game_records.latest_games([rt.table_id]).get(rt.table_id) if rt.table_id else None
+        if latest is not None and latest["status"] != "finished":
+            raise TournamentRefused(_("A game is on at this table: end its round once the game is over."))
+        done = [f"table {rt.number}: ended by the director", *_close_table(event, rt, now)]
+        StuckStep.objects.filter(tournament=event, round_table=rt).delete()
+        _log(event, by, "end_table", round=rt.round.number, table=rt.number, game_number=rt.games_played)
+    notify.event_changed_on_commit(tournament_id)
+    return done
