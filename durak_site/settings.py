@@ -260,7 +260,14 @@ else:
 # The cache holds the per-person rate counters (games.limits): with several server
 # processes they must share one count, so Redis when REDIS_URL is set.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # While Redis restarts a call fails within seconds instead of hanging its thread.
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -9,9 +9,8 @@ into base.html's #socket-notice) and closed with CLOSE_TOO_MANY: htmx's ws
 extension does not reconnect on that code.
 
 Redis unavailable (a restart: the first command on each pooled connection fails):
-a handshake whose consumer raises a connection error before accepting is tried
-again after RETRY_PAUSES; if it still fails, or fails after accepting, the socket
-is closed with CLOSE_TRY_AGAIN (1013, "try again later"), on which the browser
+a socket whose consumer raises a connection error, before or after accepting, is
+closed with CLOSE_TRY_AGAIN (1013, "try again later"), on which the browser
 reconnects with backoff, instead of daphne answering the handshake with a 500.
 The caps' own cache calls fail open: an unreachable cache admits the socket uncounted.
 """
@@ -35,7 +34,6 @@ log = logging.getLogger(__name__)
 
 CLOSE_TOO_MANY = 4429  # past a cap (as HTTP's 429); the browser does not reconnect
 CLOSE_TRY_AGAIN = 1013  # "try again later": the browser reconnects with backoff
-RETRY_PAUSES = (0.2, 0.6)  # seconds before the handshake is tried again
 UNAVAILABLE = (OSError, asyncio.TimeoutError, RedisError)  # OSError: ConnectionError included
 
 
@@ -59,9 +57,14 @@ def notice_html(scope, kind: str) -> str:
         return render_to_string("games/accounts/partials/socket_notice.html", {"message": message})
 
 
-def _in_thread(function):
-    """The cache's calls off the event loop, and off the thread that runs database work."""
-    return sync_to_async(function, thread_sensitive=False)()
+CACHE_WAIT = 2.0  # seconds: a cache call that takes longer counts as the cache being away
+
+
+async def _in_thread(function):
+    """The cache's calls off the event loop, and off the thread that runs database work, and
+    bounded: while Redis restarts a call may hang, and a handshake (or the close of a socket
+    being cancelled) must not wait for it."""
+    return await asyncio.wait_for(sync_to_async(function, thread_sensitive=False)(), CACHE_WAIT)
 
 
 class SocketGuard:
@@ -114,22 +117,16 @@ async def _refuse(scope, receive, send, kind: str) -> None:
 
 
 class _Handshake:
-    """One attempt's view of the connection: what it accepted and closed, and the
-    `websocket.connect` message to hand to the next attempt."""
+    """The connection as the consumer uses it, remembering whether it accepted or closed
+    (and whether the browser left), so that a failure is answered exactly once."""
 
-    def __init__(self, receive, send, connect_message):
+    def __init__(self, receive, send):
         self._receive, self._send = receive, send
-        self.replay = self.connect_message = connect_message
         self.accepted = self.closed = self.gone = False
 
     async def receive(self):
-        if self.replay is not None:
-            message, self.replay = self.replay, None
-            return message
         message = await self._receive()
-        if message["type"] == "websocket.connect":
-            self.connect_message = message
-        elif message["type"] == "websocket.disconnect":
+        if message["type"] == "websocket.disconnect":
             self.gone = True
         return message
 
@@ -149,16 +146,13 @@ class _Handshake:
 
 
 async def _serve(inner, scope, receive, send) -> None:
-    connect_message = None
-    for pause in (*RETRY_PAUSES, None):
-        handshake = _Handshake(receive, send, connect_message)
-        try:
-            await inner(dict(scope), handshake.receive, handshake.send)
-            return
-        except UNAVAILABLE as error:
-            connect_message = handshake.connect_message
-            if handshake.accepted or handshake.gone or handshake.closed or pause is None:
-                log.warning("websocket %s: %r; closed with %s", scope.get("path"), error, CLOSE_TRY_AGAIN)
-                await handshake.close(CLOSE_TRY_AGAIN)
-                return
-            await asyncio.sleep(pause)
+    """The socket's consumer; a connection error from it (Redis away) closes the socket
+    with CLOSE_TRY_AGAIN, on which the browser reconnects with backoff, instead of daphne
+    answering the handshake with a 500. Not retried here: a retry held the handshake open
+    while Redis came back, and the browser's own reconnect already does it."""
+    handshake = _Handshake(receive, send)
+    try:
+        await inner(scope, handshake.receive, handshake.send)
+    except UNAVAILABLE as error:
+        log.warning("websocket %s: %r; closed with %s", scope.get("path"), error, CLOSE_TRY_AGAIN)
+        await handshake.close(CLOSE_TRY_AGAIN)

@@ -224,7 +224,7 @@ def _forfeit_table(event_id: int, rt_id: int, now) -> list[str]:
     if _due_game(rt, event.no_show_grace, now) is None or not _absent_entrants(rt, event)[0]:
         return []
     with transaction.atomic():
-        event = Tournament.objects.select_for_update().get(pk=event_id)
+        event = Tournament.objects.select_for_update(of=("self",)).get(pk=event_id)
         rt = RoundTable.objects.select_related("round").get(pk=rt_id)
         if rt.done or rt.round.status != Round.Status.PLAYING or event.status != Tournament.Status.RUNNING:
             return []
@@ -297,7 +297,7 @@ def _mark_timed_out(event_id: int, now) -> list[str]:
     if not _timed_out_absent(event_id, now):  # a first look without the event's lock
         return []
     with transaction.atomic():
-        event = Tournament.objects.select_for_update().get(pk=event_id)
+        event = Tournament.objects.select_for_update(of=("self",)).get(pk=event_id)
         marked = _timed_out_absent(event_id, now)
         if not marked:
             return []
@@ -313,7 +313,7 @@ def _withdraw_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
     status = Tournament.objects.filter(pk=event.pk).values_list("status", flat=True).first()  # (a record may end it)
     if status != Tournament.Status.RUNNING:  # an event over keeps its entrants as they finished
         return done
-    for entrant in Entrant.objects.select_for_update().filter(pk__in=list(entrant_ids)):
+    for entrant in Entrant.objects.select_for_update(of=("self",)).filter(pk__in=list(entrant_ids)):
         if entrant.kept or not entrant.is_active or absences(entrant.pk) < ABSENCES_TO_WITHDRAW:
             continue
         entrant.state = Entrant.State.WITHDRAWN
@@ -329,12 +329,12 @@ def do_keep_entrant(*, tournament_id: int, entrant_id: int, by) -> Entrant:
     if not services.can_direct(by):
         raise TournamentRefused(_("Only a tournament director may do this."))
     with transaction.atomic():
-        event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        event = Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament_id).first()
         if event is None:
             raise TournamentRefused(_("There is no such event."))
         if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             raise TournamentRefused(_("The event is over."))
-        entrant = Entrant.objects.select_for_update().filter(pk=entrant_id, tournament=event).first()
+        entrant = Entrant.objects.select_for_update(of=("self",)).filter(pk=entrant_id, tournament=event).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant."))
         if entrant.kept:
@@ -362,7 +362,7 @@ def do_adjudicate_game(*, tournament_id: int, round_table_id: int, places: dict,
         raise TournamentRefused(_("Only a tournament director may do this."))
     now = now or timezone.now()
     with transaction.atomic():
-        event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        event = Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament_id).first()
         if event is None:
             raise TournamentRefused(_("There is no such event."))
         rt = (

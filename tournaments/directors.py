@@ -22,7 +22,7 @@ def do_sync_director_staff(*, user_ids) -> None:
     reason to be staff) are not. One transaction; `user_ids` are the people to look at."""
     User = get_user_model()
     with transaction.atomic():
-        for user in User.objects.select_for_update().filter(pk__in=list(user_ids)):
+        for user in User.objects.select_for_update(of=("self",)).filter(pk__in=list(user_ids)):
             director = user.groups.filter(name=DIRECTORS_GROUP).exists()
             if director and not user.is_staff:
                 user.is_staff = True

@@ -49,3 +49,15 @@ def games_with_seats(game_ids) -> list[dict]:
     for game in games:
         game["seats"] = seats.get(game["pk"], [])
     return games
+
+
+def begun_tables(table_ids) -> set[int]:
+    """Tables at which play has begun: a move made in the first game, or more than one game dealt."""
+    begun: set[int] = set()
+    counts: dict[int, int] = {}
+    rows = _game_model().objects.filter(table_id__in=list(table_ids)).values("table_id", "move_count", "status")
+    for row in rows:
+        counts[row["table_id"]] = counts.get(row["table_id"], 0) + 1
+        if row["move_count"] or row["status"] != "playing":
+            begun.add(row["table_id"])
+    return begun | {pk for pk, n in counts.items() if n > 1}

@@ -728,3 +728,33 @@ def announcements_of(event: Tournament, *, for_director: bool = False) -> list:
     if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return []
     return list(rows.filter(removed_at=None))
+
+
+def unbegun_tables(round_: Round) -> list:
+    """The round's tables at which no move has been made yet (their first game dealt, untouched)."""
+    tables = list(round_.tables.filter(done=False, games_played=0, table__isnull=False).order_by("number"))
+    begun = game_records.begun_tables([rt.table_id for rt in tables])
+    return [rt for rt in tables if rt.table_id not in begun]
+
+
+def live_seating_view(event: Tournament) -> dict | None:
+    """The round being played, for the director's reseat and substitute: its tables not begun
+    yet, by name, and the entrants seated there (the choices of the reseat's selects)."""
+    round_ = event.round_set.order_by("-number").first()
+    if event.status != Tournament.Status.RUNNING or round_ is None or round_.status != Round.Status.PLAYING:
+        return None
+    tables = unbegun_tables(round_)
+    if not tables:
+        return None
+    names = entrant_names(event)
+    size = 2 if event.is_pairs else event.entrants_per_table
+    rows = [
+        {
+            "number": rt.number,
+            "seats": [{"entrant": pk, "name": names.get(pk, "?")} for pk in rt.entrants],
+            "free": range(len(rt.entrants), size),
+        }
+        for rt in tables
+    ]
+    choices = sorted(((pk, names.get(pk, "?")) for rt in tables for pk in rt.entrants), key=lambda c: c[1].casefold())
+    return {"round": round_, "tables": rows, "choices": choices, "substitutes": not event.is_pairs}

@@ -337,6 +337,7 @@ def direct(request, tournament_id: int):
             "announcement_limit": services.ANNOUNCEMENT_LIMIT,
             "all_announcements": selectors.announcements_of(event, for_director=True),
             "draft": selectors.draft_view(event),
+            "live_seating": selectors.live_seating_view(event),
         },
     )
 
@@ -363,6 +364,16 @@ def _draft_tables(post) -> list[list[int]]:
             table, seat = (int(part) for part in key.removeprefix("seat-").split("-"))
             seats.setdefault(table, {})[seat] = int(value)
     return [[row[seat] for seat in sorted(row)] for _table, row in sorted(seats.items())]
+
+
+def _live_tables(post) -> list[tuple[int, list[int]]]:
+    """The live reseat form's tables from its live-<table>-<seat> selects (an empty select: a free seat)."""
+    seats: dict[int, dict[int, int]] = {}
+    for key, value in post.items():
+        if key.startswith("live-") and value.strip():
+            table, seat = (int(part) for part in key.removeprefix("live-").split("-"))
+            seats.setdefault(table, {})[seat] = int(value)
+    return [(table, [row[seat] for seat in sorted(row)]) for table, row in sorted(seats.items())]
 
 
 def _draft_done(event: Tournament, request) -> str:
@@ -501,6 +512,20 @@ def _direct_action(request, event: Tournament):
         elif action == "retry":
             services.do_retry_stuck_step(tournament_id=pk, by=by)
             done = _("The step succeeded: the event goes on.")
+        elif action == "live-reseat":
+            numbers = sorted(int(key.removeprefix("table-")) for key in post if key.startswith("table-"))
+            tables = [row for number, row in _live_tables(post) if number in numbers]
+            services.do_reseat_started_round(tournament_id=pk, by=by, numbers=numbers, tables=tables)
+            done = _("The chosen tables are seated again: their games are dealt anew.")
+        elif action == "substitute":
+            user = game_selectors.player_by_typed_name(post.get("username", "").strip())
+            if user is None:
+                messages.error(request, _("There is no such player."))
+                return redirect("tournaments:direct", tournament_id=pk)
+            entrant = services.do_substitute_entrant(
+                tournament_id=pk, by=by, entrant_id=int(post.get("entrant") or 0), user=user
+            )
+            done = _("Player %(name)s takes the seat as a substitute.") % {"name": entrant}
         elif action == "end-table":
             services.do_end_table_round(tournament_id=pk, round_table_id=int(post["round_table"]), by=by)
             done = _("The table's round is ended with the games played there.")

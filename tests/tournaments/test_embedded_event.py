@@ -56,3 +56,29 @@ def test_worker_and_beat_processes_run_an_event_on_postgres_and_redis(postgres_u
             "REDIS_URL": urlunsplit((r.scheme, r.netloc, f"/{random.randint(1, 15)}", "", "")),
         }
     )
+
+
+def test_the_club_evening_on_postgres_and_redis(postgres_url, redis_url):
+    """tests/tournaments/test_club_evening.py again with the production database, channel layer,
+    cache (the caps' counters) and Celery broker: its row locks, transactions and queries on
+    PostgreSQL, not SQLite. The test drives the clock itself, so no worker or beat runs here; the
+    event run by real worker and beat processes is the test above."""
+    pg, r = urlsplit(postgres_url), urlsplit(redis_url)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "PYTEST_ADDOPTS", "CELERY_EMBEDDED", "PYTEST_CURRENT_TEST"}
+    }
+    env.update(
+        {
+            "DATABASE_URL": urlunsplit((pg.scheme, pg.netloc, f"/durak_evening_{os.getpid()}", "", "")),
+            "REDIS_URL": urlunsplit((r.scheme, r.netloc, f"/{random.randint(1, 15)}", "", "")),
+        }
+    )
+    command = [sys.executable, "-m", "pytest", "tests/tournaments/test_club_evening.py", "-q", "-rA"]
+    command += ["-p", "no:cacheprovider", "-o", "addopts="]
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    output = result.stdout + result.stderr
+    if result.returncode != 0:
+        pytest.fail(f"the club evening failed on PostgreSQL and Redis:\n{output[-6000:]}", pytrace=False)
+    assert re.search(r"\b1 passed", output), output[-3000:]

@@ -171,7 +171,9 @@ def open_table(host):
 
 
 @pytest.mark.parametrize("kind", ["lobby", "table", "event notices"])
-async def test_a_handshake_that_meets_a_redis_error_is_tried_again(monkeypatch, kind):
+async def test_a_redis_error_closes_with_try_again_and_the_reconnect_gets_in(monkeypatch, kind):
+    """The first socket after a Redis restart meets the error: it is closed with 1013 (the
+    browser reconnects with backoff), not a 500, and the browser's next try is served."""
     user = await make_user("ann")
     cookie = await session_cookie(user)
     path = {
@@ -181,12 +183,19 @@ async def test_a_handshake_that_meets_a_redis_error_is_tried_again(monkeypatch, 
     }[kind]
     layer = get_channel_layer()
     monkeypatch.setattr(layer, "group_add", flaky(layer.group_add, failures=1))
-    socket = communicator(path, cookie)
-    accepted, _ = await socket.connect(timeout=FRAME_TIMEOUT)
+    first = communicator(path, cookie)
+    await first.connect(timeout=FRAME_TIMEOUT)
+    assert await first.receive_output(timeout=FRAME_TIMEOUT) == {
+        "type": "websocket.close",
+        "code": guard.CLOSE_TRY_AGAIN,
+    }
+    await first.wait(timeout=FRAME_TIMEOUT)
+    again = communicator(path, cookie)
+    accepted, _ = await again.connect(timeout=FRAME_TIMEOUT)
     assert accepted
     if kind != "event notices":
-        assert "hx-swap-oob" in await socket.receive_from(timeout=FRAME_TIMEOUT)
-    await socket.disconnect()
+        assert "hx-swap-oob" in await again.receive_from(timeout=FRAME_TIMEOUT)
+    await again.disconnect()
 
 
 @pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/tournaments/me/"])

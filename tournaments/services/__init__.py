@@ -72,6 +72,7 @@ from .lifecycle import (
     note_failure,
     retry_pause,
 )
+from .live_seating import do_reseat_started_round, do_substitute_entrant
 from .pairs import do_answer_invitation, do_dissolve_pair, do_invite_partner
 from .results import (
     MOST_POINTS,
@@ -147,6 +148,8 @@ __all__ = [
     "do_publish_round",
     "total_rounds",
     "do_reseat_round",
+    "do_reseat_started_round",
+    "do_substitute_entrant",
     "REQUESTED_BYE_SHARE",
     "requested_bye_points",
     "MOST_POINTS",

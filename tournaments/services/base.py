@@ -14,7 +14,7 @@ from ..models import Round, Tournament
 
 
 def _locked_event(tournament_id: int) -> Tournament:
-    event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    event = Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament_id).first()
     if event is None:
         raise TournamentRefused(_("There is no such event."))
     return event

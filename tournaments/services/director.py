@@ -133,7 +133,9 @@ def do_remove_announcement(*, tournament_id: int, announcement_id: int, by) -> A
     _director(by)
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        announcement = Announcement.objects.select_for_update().filter(pk=announcement_id, tournament=event).first()
+        announcement = (
+            Announcement.objects.select_for_update(of=("self",)).filter(pk=announcement_id, tournament=event).first()
+        )
         if announcement is None:
             raise TournamentRefused(_("There is no such announcement in this event."))
         if announcement.removed_at is not None:

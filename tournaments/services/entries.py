@@ -62,7 +62,7 @@ def _promote_waiting(event: Tournament) -> list[Entrant]:
     if event.status not in BEFORE_START:
         return []
     promoted = []
-    waiting = event.entrants.select_for_update().filter(state=Entrant.State.WAITING).select_related("pair")
+    waiting = event.entrants.select_for_update(of=("self",)).filter(state=Entrant.State.WAITING).select_related("pair")
     for entrant in waiting.order_by("registered_at", "pk"):
         if is_full(event):
             break
@@ -188,7 +188,7 @@ def _entry_of(event: Tournament, user) -> Entrant | None:
     if user is None or not user.is_authenticated:
         return None
     return (
-        event.entrants.select_for_update()
+        event.entrants.select_for_update(of=("self",))
         .filter(Q(user=user) | Q(pair__player_one=user) | Q(pair__player_two=user))
         .first()
     )
@@ -291,7 +291,7 @@ def do_withdraw(*, tournament_id: int, entrant_id: int, by, disqualify: bool = F
     _director(by)
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        entrant = event.entrants.select_for_update().filter(pk=entrant_id).first()
+        entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant in this event."))
         _allow(event, "withdraw")
@@ -315,7 +315,7 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
     _director(by)
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        entrant = event.entrants.select_for_update().filter(pk=entrant_id).first()
+        entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant in this event."))
         _allow(event, "reinstate")
@@ -340,7 +340,7 @@ def do_set_checked_in(*, tournament_id: int, entrant_id: int, by, checked_in: bo
     _director(by)
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        entrant = event.entrants.select_for_update().filter(pk=entrant_id).first()
+        entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant in this event."))
         _allow(event, "checkin")

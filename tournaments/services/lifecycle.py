@@ -132,7 +132,7 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
     previous = event.round_set.filter(number__lt=number).order_by("-number").first()
     if number > 1 and (previous is None or previous.number != number - 1 or previous.status != Round.Status.FINISHED):
         return []
-    round_ = Round.objects.select_for_update().filter(tournament=event, number=number).first()
+    round_ = Round.objects.select_for_update(of=("self",)).filter(tournament=event, number=number).first()
     if round_ is not None and round_.status != Round.Status.SCHEDULED:
         return []  # already started: a repeat seats nobody twice
     if round_ is None:
@@ -162,25 +162,7 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
             round_.delete()
             return ["finished: nobody left to seat"]
         seating._store_seating(round_, plan)
-    entrants = {e.pk: e for e in event.entrants.select_related("pair", "user")}
-    seated_users: dict[int, tuple[int, int]] = {}
-    for rt in round_.tables.select_for_update().order_by("number"):
-        if rt.table_id is not None:
-            continue
-        users = seating._seat_users([entrants[pk] for pk in rt.entrants], event)
-        table = game_tables.do_create_table(
-            rules=setup.rules_of(event, len(users)),
-            seat_users=users,
-            turn_seconds=event.turn_seconds,
-            rated=event.rated,
-            start=True,
-            rematch=False,  # the event deals each game of the round, players never do
-            managed_by_event=True,  # and its seats are fixed: nobody leaves or joins, between games too
-        )
-        rt.table = table
-        rt.save(update_fields=["table"])
-        for user in users:
-            seated_users[user.pk] = (table.pk, rt.number)
+    seated_users = open_round_tables(event, round_)
     table_of_points = setup.points_table(event)
     for pk in round_.byes:
         Result.objects.get_or_create(
@@ -204,6 +186,31 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
     if round_.ends_at:
         notify.nudge_event_on_commit(event.pk, event.variant, round_.ends_at)
     return [f"round {number} started"]
+
+
+def open_round_tables(event: Tournament, round_: Round) -> dict[int, tuple[int, int]]:
+    """Open a game table, its first game dealt, for each table of the round that has none;
+    returns {user id: (table id, round table number)} of who was seated."""
+    entrants = {e.pk: e for e in event.entrants.select_related("pair", "user")}
+    seated_users: dict[int, tuple[int, int]] = {}
+    for rt in round_.tables.select_for_update(of=("self",)).order_by("number"):
+        if rt.table_id is not None:
+            continue
+        users = seating._seat_users([entrants[pk] for pk in rt.entrants], event)
+        table = game_tables.do_create_table(
+            rules=setup.rules_of(event, len(users)),
+            seat_users=users,
+            turn_seconds=event.turn_seconds,
+            rated=event.rated,
+            start=True,
+            rematch=False,  # the event deals each game of the round, players never do
+            managed_by_event=True,  # and its seats are fixed: nobody leaves or joins, between games too
+        )
+        rt.table = table
+        rt.save(update_fields=["table"])
+        for user in users:
+            seated_users[user.pk] = (table.pk, rt.number)
+    return seated_users
 
 
 def _byes_plus_one():
@@ -469,11 +476,11 @@ def note_failure(tournament_id: int, failure: StepFailed, now=None) -> StuckStep
     """Count a failed step and set its next attempt; log it only the first time."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        event = Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament_id).first()
         if event is None:
             return None
         kind = {"step": failure.step, "round_table_id": failure.round_table_id}
-        stuck = StuckStep.objects.select_for_update().filter(tournament=event, **kind).first()
+        stuck = StuckStep.objects.select_for_update(of=("self",)).filter(tournament=event, **kind).first()
         first = stuck is None
         if first:
             stuck = StuckStep(tournament=event, first_failed_at=now, **kind)
@@ -522,7 +529,7 @@ def do_retry_stuck_step(*, tournament_id: int, by) -> list[str]:
     now = timezone.now()
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        stuck = list(StuckStep.objects.select_for_update().filter(tournament=event))
+        stuck = list(StuckStep.objects.select_for_update(of=("self",)).filter(tournament=event))
         if not stuck:
             raise TournamentRefused(_("No step of this event waits for a retry."))
         StuckStep.objects.filter(pk__in=[s.pk for s in stuck]).update(next_attempt_at=now)

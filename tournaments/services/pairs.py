@@ -37,7 +37,7 @@ def do_invite_partner(*, user, partner) -> Pair:
 
 
 def _locked_pair(pair_id: int) -> Pair:
-    pair = Pair.objects.select_for_update().filter(pk=pair_id).first()
+    pair = Pair.objects.select_for_update(of=("self",)).filter(pk=pair_id).first()
     if pair is None:
         raise TournamentRefused(_("There is no such pair."))
     return pair

@@ -54,7 +54,7 @@ def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> lis
 
 
 def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str]:
-    rt = RoundTable.objects.select_for_update().select_related("round").get(pk=round_table_id)
+    rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
     round_ = rt.round
     if rt.done or round_.status != Round.Status.PLAYING:
         return []  # e.g. a game someone dealt at the table after the round's games were played
@@ -137,7 +137,7 @@ def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
     between two games ends the table's round instead."""
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        rt = RoundTable.objects.select_for_update().select_related("round").get(pk=round_table_id)
+        rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         round_ = rt.round
         if rt.done or rt.table_id is None or round_.status != Round.Status.PLAYING:
             return []
@@ -237,7 +237,7 @@ def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: s
     with transaction.atomic():
         event = _locked_event(tournament_id)
         result = (
-            Result.objects.select_for_update()
+            Result.objects.select_for_update(of=("self",))
             .select_related("entrant")
             .filter(pk=result_id, round__tournament=event)
             .first()
@@ -291,7 +291,7 @@ def do_correct_places(
     with transaction.atomic():
         event = _locked_event(tournament_id)
         rt = (
-            RoundTable.objects.select_for_update()
+            RoundTable.objects.select_for_update(of=("self",))
             .select_related("round")
             .filter(pk=round_table_id, round__tournament=event)
             .first()
@@ -302,7 +302,9 @@ def do_correct_places(
         round_ = rt.round
         results = {
             r.entrant_id: r
-            for r in Result.objects.select_for_update()
+            # Only the results are locked: PostgreSQL refuses FOR UPDATE on the nullable side
+            # of the outer joins to a singles entrant's pair or a pair entrant's user.
+            for r in Result.objects.select_for_update(of=("self",))
             .select_related("entrant__pair", "entrant__user")
             .filter(round_table=rt, game_number=game_number)
         }
@@ -387,7 +389,7 @@ def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[s
         raise TournamentRefused(_("There is no such table in this event."))
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        rt = RoundTable.objects.select_for_update().select_related("round").get(pk=round_table_id)
+        rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         if rt.done or rt.round.status != Round.Status.PLAYING:
             raise TournamentRefused(_("This table's round is already over."))
         latest = game_records.latest_games([rt.table_id]).get(rt.table_id) if rt.table_id else None

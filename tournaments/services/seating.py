@@ -286,7 +286,7 @@ def _draft_round_of(event: Tournament) -> Round:
         round_ = current_round(event)
     if round_ is None or round_.status != Round.Status.SCHEDULED:
         raise TournamentRefused(_("No round is waiting to start: there is no draft to show."))
-    return Round.objects.select_for_update().get(pk=round_.pk)
+    return Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
 
 
 def do_draft_round(*, tournament_id: int, by) -> Round:
@@ -339,7 +339,7 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
     with transaction.atomic():
         event = _locked_event(tournament_id)
         _allow(event, "reseat")
-        round_ = Round.objects.select_for_update().filter(tournament=event, number=number).first()
+        round_ = Round.objects.select_for_update(of=("self",)).filter(tournament=event, number=number).first()
         if round_ is None:
             if number != 1 or event.status == Tournament.Status.RUNNING:
                 raise TournamentRefused(_("That round is not scheduled."))
