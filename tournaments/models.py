@@ -89,10 +89,12 @@ class Tournament(models.Model):
         KNOCKOUT = "knockout", _("knockout")
 
     class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
         SCHEDULED = "scheduled", _("scheduled")
         REGISTRATION = "registration", _("registration open")
         CHECKIN = "checkin", _("check-in open")
         RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
         FINISHED = "finished", _("finished")
         CANCELLED = "cancelled", _("cancelled")
 
@@ -123,6 +125,13 @@ class Tournament(models.Model):
         help_text=_("an entrant who has not come to his table this long after the deal forfeits the game"),
     )
     rated = models.BooleanField(_("rated"), default=False)
+    # A house bot may fill an empty or abandoned seat only where the event says so;
+    # a game with a bot in it is never rated.
+    house_bots_allowed = models.BooleanField(
+        _("house bots may fill seats"),
+        default=False,
+        help_text=_("The director may seat a house bot in place of an absent entrant; such games are never rated."),
+    )
     max_entrants = models.PositiveIntegerField(_("maximum entrants"), null=True, blank=True)
     points_table = models.JSONField(
         _("points by place"), default=list, blank=True, help_text=_("points for 1st, 2nd, ... place; empty: default")
