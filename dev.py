@@ -3,6 +3,7 @@
 
     python3 dev.py serve   # migrate, collect static, serve http://127.0.0.1:8000/
     python3 dev.py test    # run the whole test suite (extra args go to pytest)
+    python3 dev.py test --fast  # the unit tier only (no browser, services, slow)
     python3 dev.py check   # ruff, ruff format --check and the import contracts
 
 The script creates .venv with the running interpreter when it is missing,
@@ -41,7 +42,12 @@ USAGE = """usage: python3 dev.py COMMAND [ARGS...]
 commands:
   serve [--port N]  run migrations, collect static files and serve the site at
                http://127.0.0.1:8000/ (or port N; PORT in the environment works too)
-  test [ARGS]  run the test suite with pytest; ARGS are passed to pytest
+  test [--fast] [ARGS]
+               run the whole test suite with pytest, in parallel (pytest-xdist,
+               TEST_WORKERS workers, default one per core), then the tests marked
+               `serial` alone; ARGS (paths, -k, -m, -n, -x...) are passed to pytest.
+               --fast: only the unit tier, not the tests marked browser,
+               services or slow (under a minute)
   check        run ruff check, ruff format --check and lint-imports (the
                import contracts in pyproject.toml); fails if any of them fails
 """
@@ -203,14 +209,83 @@ def cmd_serve(extra: list[str]) -> None:
     os.execv(sys.executable, daphne)
 
 
+# The unit tier: what `test --fast` runs (the markers are assigned in tests/conftest.py).
+FAST_MARKERS = "not browser and not services and not slow"
+# pytest's "no tests collected".
+NO_TESTS = 5
+
+
+def _split_marker_option(args: list[str]) -> tuple[list[str], str | None]:
+    """The arguments without `-m EXPR` (or `-mEXPR`), and EXPR (the last one, as pytest takes)."""
+    rest, marker = [], None
+    it = iter(args)
+    for arg in it:
+        if arg == "-m":
+            marker = next(it, "")
+        elif arg.startswith("-m") and not arg.startswith("--"):
+            marker = arg[2:]
+        else:
+            rest.append(arg)
+    return rest, marker
+
+
+def _and(expression: str | None, condition: str) -> str:
+    return f"({expression}) and {condition}" if expression else condition
+
+
+def pytest_passes(extra: list[str], environ: dict[str, str]) -> list[list[str]]:
+    """pytest's arguments for the two passes of `dev.py test`.
+
+    First everything not marked `serial`, spread over pytest-xdist workers
+    (TEST_WORKERS, default "auto": one per core; `-n` among the arguments wins);
+    tests of the `services` and `browser` tiers each keep to one worker
+    (xdist_group, --dist loadgroup). Then the `serial` tests, which measure time
+    and must not share the machine with a worker, in one process. `--fast`: the
+    unit tier alone, in the first pass only.
+    """
+    args, marker = _split_marker_option(extra)
+    fast = "--fast" in args
+    if fast:
+        args = [a for a in args if a != "--fast"]
+        marker = _and(marker, FAST_MARKERS)
+    xdist = not any(a == "no:xdist" or a == "-pno:xdist" for a in args)
+    parallel: list[str] = []
+    if xdist and not any(a in {"-n", "--numprocesses"} or a.startswith(("-n", "--numprocesses=")) for a in args):
+        parallel += ["-n", environ.get("TEST_WORKERS") or "auto"]
+    if xdist and not any(a == "--dist" or a.startswith("--dist=") for a in args):
+        parallel += ["--dist", "loadgroup"]
+    if fast:
+        # Every serial test is slow or needs services (tests/test_tiers.py): one pass.
+        return [[*parallel, "-m", marker, *args]]
+    first = [*parallel, "-m", _and(marker, "not serial"), *args]
+    second = ["-m", _and(marker, "serial"), *args, *(["-n", "0"] if xdist else [])]
+    return [first, second]
+
+
+def combined_exit(codes: list[int]) -> int:
+    """One exit code for the passes: the first failure's; 1 when no pass collected a test."""
+    for code in codes:
+        if code not in (0, NO_TESTS):
+            return code
+    return 1 if all(code == NO_TESTS for code in codes) else 0
+
+
 def cmd_test(extra: list[str]) -> None:
     # The tests' own settings module comes from pyproject.toml; an inherited
     # DJANGO_SETTINGS_MODULE would take precedence over it.
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    code = subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=ROOT, env=env)
-    if code == 5:
+    codes: list[int] = []
+    stop_at_failure = any(a in {"-x", "--exitfirst"} or a.startswith("--maxfail") for a in extra)
+    passes = pytest_passes(extra, env)
+    for number, args in enumerate(passes, start=1):
+        say(f"test pass {number} of {len(passes)}: pytest {' '.join(args)}")
+        codes.append(subprocess.call([sys.executable, "-m", "pytest", *args], cwd=ROOT, env=env))
+        # Interrupted, an internal or a usage error: the second pass would say the same.
+        if codes[-1] not in (0, 1, NO_TESTS) or (codes[-1] == 1 and stop_at_failure):
+            break
+    code = combined_exit(codes)
+    if all(c == NO_TESTS for c in codes):
         print("dev.py: pytest collected no tests; treating that as a failure", file=sys.stderr)
-        sys.exit(1)
     sys.exit(code)
 
 

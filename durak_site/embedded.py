@@ -15,8 +15,9 @@ which only reaches consumers in the same process. So the site process
   CPython hands the interpreter to a waiting thread every few milliseconds
   (sys.getswitchinterval), so a bot move runs beside a review part instead
   of after it (docs/scaling.md, "Queues");
-- Celery beat (`celery.beat.EmbeddedService(thread=True)`) with the schedule
-  from settings.CELERY_BEAT_SCHEDULE (the 1-second `sweep_due_games`).
+- Celery beat (`celery.beat.EmbeddedService(thread=True)`) with the database
+  scheduler: the periodic tasks the apps' data migrations created, as the admin
+  left them (the 1-second `sweep_due_games` among them).
 
 asgi.py calls `start_embedded_celery()` when settings.CELERY_EMBEDDED is true
 (the default without REDIS_URL, never inside pytest). This is safe because
@@ -82,13 +83,15 @@ def start_embedded_celery(
 
     from durak_site.celery import app
     from games.services import notify
+    from ratings import services as rating_services
 
     with _lock:
         if _running is not None:
             return _running
         notify.set_group_sender(send_on_site_loop)
         # The ratings queues too (contract 6); in production they have their own workers.
-        queues = list(queues or dict.fromkeys([*settings.WORKER_QUEUES, "ratings-podkidnoy", "ratings-perevodnoy"]))
+        rating_queues = [rating_services.queue_for(variant) for variant in rating_services.VARIANTS]
+        queues = list(queues or dict.fromkeys([*settings.WORKER_QUEUES, *rating_queues]))
         batch_queues = list(batch_queues if batch_queues is not None else settings.BATCH_QUEUES)
         if app.conf.broker_url == "memory://":
             # kombu warns that "memory://" names no host; there is none to name.

@@ -16,6 +16,9 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+# The engine is pure Python, safe to import before Django is set up; a lowercase name is no setting.
+from games import engine
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -111,12 +114,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "template_partials",
     "django_celery_beat",
     "axes",
     "games",
     "ratings",
     "tournaments",
     "reviews",
+    "bench",  # management commands only: benchmarks, load test, rating study (no models, URLs or templates)
 ]
 
 MIDDLEWARE = [
@@ -319,7 +324,7 @@ CELERY_ENABLE_UTC = True
 # games.services.notify.nudge_game; tournament steps) plus "default" for the
 # sweeps. Long work goes to the batch queue, with a worker of its own (`batch`):
 # reviews and rating recomputations. docs/scaling.md, "Queues".
-WORKER_QUEUES = ("default", "podkidnoy", "perevodnoy")
+WORKER_QUEUES = ("default", *engine.VARIANTS)
 BATCH_QUEUE = "batch"
 BATCH_QUEUES = (BATCH_QUEUE,)
 # Celery's Django fix-up would close the database connection around every task;
@@ -332,18 +337,12 @@ CELERY_TASK_ROUTES = {
     "reviews.tasks.run_review": {"queue": BATCH_QUEUE},
     "ratings.tasks.recompute": {"queue": BATCH_QUEUE},
 }
-# Beat: django-celery-beat's database scheduler (periodic tasks editable in the
-# admin; apps add theirs with data migrations), also in the embedded mode. The
-# entries below are copied into it at start: every second, find games whose turn
-# timer ran out or whose bot is due (covers lost nudges).
+# Beat: django-celery-beat's database scheduler, also in the embedded mode. Each
+# periodic task is a row that its app's data migration creates once (the one-second
+# sweep of due games: games/migrations/0008) and the admin may edit: no
+# CELERY_BEAT_SCHEDULE here, since beat would write its entries over the rows at
+# every start.
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-CELERY_BEAT_SCHEDULE = {
-    "sweep-due-games": {
-        "task": "games.tasks.sweep_due_games",
-        "schedule": 1.0,
-        "options": {"queue": "default", "expires": 10},
-    },
-}
 if not REDIS_URL:
     # The in-memory transport is polled: poll often so a bot's nudge is not late.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}

@@ -1,5 +1,5 @@
 """Words and pictures of the pages, one copy each: variant and bot names, rule
-summaries, timers, cards, move texts, outcomes, and the engine's rule errors.
+summaries, timers, cards, move texts, outcomes (the engine's rule errors: games.errors).
 
 Pure helpers (no database, no request): the lobby, the table, the records and
 the accounts pages all use these, so a word is translated in one place.
@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import re
 
-from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import bots, engine
-from games.engine.cards import RED_SUITS, SUIT_SYMBOLS
+from games.choices import Variant
+from games.engine import RED_SUITS, SUIT_SYMBOLS
+from games.errors import rule_error_text as rule_error_text  # the new-table form's import
 
-VARIANT_NAMES = {
-    "podkidnoy": gettext_lazy("Podkidnoy"),
-    "perevodnoy": gettext_lazy("Perevodnoy"),
-}
+VARIANT_NAMES = dict(Variant.choices)
 
 # The bot registry (games.bots.BOT_LEVELS) names its levels in English for
 # code; these are the names people read. tests/test_display.py checks that
@@ -56,11 +54,6 @@ def seat_player_name(name: str, bot_level: str, number: int) -> str:
     if bot_level:
         return pgettext("table", "Bot %(n)s") % {"n": number + 1}
     return pgettext("table", "Seat %(n)s") % {"n": number + 1}
-
-
-def bot_name(level: str) -> str:
-    """A bot as a player's name: "Bot: Medium"."""
-    return gettext("Bot: %(level)s") % {"level": bot_label(level)}
 
 
 def default_bot_level() -> str:
@@ -129,15 +122,6 @@ def card(code: str | None, trump: str | None = None) -> dict | None:
     }
 
 
-def card_html(code: str) -> str:
-    """A small inline card for log lines and buttons."""
-    letter = code[-1]
-    colour = "red" if letter in RED_SUITS else "black"
-    return format_html(
-        '<span class="t-mini {}" data-card="{}">{}{}</span>', colour, code, code[:-1], SUIT_SYMBOLS[letter]
-    )
-
-
 def card_text(code: str) -> str:
     return code[:-1] + SUIT_SYMBOLS[code[-1]]
 
@@ -197,49 +181,6 @@ def outcome(result: dict | None, seat: int, is_loser: bool, abandoned: bool = Fa
     else:
         kind = "won"
     return kind, str(OUTCOME_WORDS[kind])
-
-
-# ------------------------------------------- rule errors in the user's language
-
-# The engine's Rules speaks English; these are its ValueError messages the
-# new-table form can meet: exact texts, then texts with numbers in them
-# (English pattern, translatable template).
-KNOWN_RULE_ERRORS = {
-    "Transfer by showing a trump exists only in perevodnoy.": gettext_lazy(
-        "Transfer by showing a trump exists only in perevodnoy."
-    ),
-}
-
-RULE_ERROR_PATTERNS = (
-    (
-        re.compile(r"^Team play needs 4 players \(two pairs\) or 6 \(two teams of three\), not (?P<players>\d+)\.$"),
-        gettext_lazy("Team play needs 4 players (two pairs) or 6 (two teams of three), not %(players)s."),
-    ),
-    (
-        re.compile(r"^A (?P<deck>\d+)-card deck seats (?P<low>\d+) to (?P<high>\d+) players, not (?P<players>\d+)\.$"),
-        gettext_lazy("A %(deck)s-card deck seats %(low)s to %(high)s players, not %(players)s."),
-    ),
-    (
-        re.compile(r"^The trump six swap needs sixes, which a (?P<deck>\d+)-card deck lacks\.$"),
-        gettext_lazy("The trump six swap needs sixes, which a %(deck)s-card deck lacks."),
-    ),
-    (
-        re.compile(r"^Durak is played by 2 to 6 players, not (?P<players>.+)\.$"),
-        gettext_lazy("Durak is played by 2 to 6 players, not %(players)s."),
-    ),
-)
-
-
-def rule_error_text(message: str) -> str:
-    """An engine `Rules` error in the active language (unknown ones as the engine words them)."""
-    message = str(message)
-    if message in KNOWN_RULE_ERRORS:
-        return str(KNOWN_RULE_ERRORS[message])
-    for pattern, template in RULE_ERROR_PATTERNS:
-        match = pattern.match(message)
-        if match:
-            return str(template) % match.groupdict()
-    return message
 
 
 GUEST_NAME_RE = re.compile(r"^(?:guest|гость)-(\d+)$", re.IGNORECASE)

@@ -12,16 +12,20 @@ may catch one kind or all of them (`except Refusal`).
 
 The engine refuses in English with a stable code (`IllegalAction.code`); the
 web shows the text of `ENGINE_REFUSALS[code]` instead (`from_engine`), the one
-table of their translations.
+table of their translations. Its `Rules` raise ValueError with an English text
+and no code; `rule_error_text` is the one table of those (the new-table form and
+an event's setup both show them).
 """
 
 from __future__ import annotations
+
+import re
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.engine.cards import SUIT_SYMBOLS
+from games.engine import SUIT_SYMBOLS
 
 
 def _interpolate(message, params: dict) -> str:
@@ -156,3 +160,71 @@ def from_engine(error, cls: type[Refusal] = MoveRefused) -> Refusal:
         return cls(UNKNOWN_ENGINE_REFUSAL, code=code)
     params = {name: _shown(name, value) for name, value in (getattr(error, "params", None) or {}).items()}
     return cls(message, code=code, **params)
+
+
+# ------------------------------------------- rule errors in the user's language
+
+# The ValueError texts of `games.engine.Rules` a form or an event's setup can meet:
+# exact texts, then texts with values in them (an English pattern and its template).
+KNOWN_RULE_ERRORS = {
+    "Transfer by showing a trump exists only in perevodnoy.": _(
+        "Transfer by showing a trump exists only in perevodnoy."
+    ),
+    "The number of players must be a whole number from 2 to 6.": _(
+        "The number of players must be a whole number from 2 to 6."
+    ),
+}
+
+RULE_ERROR_PATTERNS = (
+    (
+        re.compile(r"^A (?P<deck>\d+)-card deck seats (?P<low>\d+) to (?P<high>\d+) players, not (?P<players>\d+)\.$"),
+        _("A %(deck)s-card deck seats %(low)s to %(high)s players, not %(players)s."),
+    ),
+    (
+        re.compile(r"^Team play needs 4 players \(two pairs\) or 6 \(two teams of three\), not (?P<players>\d+)\.$"),
+        _("Team play needs 4 players (two pairs) or 6 (two teams of three), not %(players)s."),
+    ),
+    (
+        re.compile(r"^The trump six swap needs sixes, which a (?P<deck>\d+)-card deck lacks\.$"),
+        _("The trump six swap needs sixes, which a %(deck)s-card deck lacks."),
+    ),
+    (
+        re.compile(r"^Durak is played by 2 to 6 players, not (?P<players>.+)\.$"),
+        _("Durak is played by 2 to 6 players, not %(players)s."),
+    ),
+    (
+        re.compile(r"^A deck has 24, 36 or 52 cards, not (?P<deck>.+)\.$"),
+        _("A deck has 24, 36 or 52 cards, not %(deck)s."),
+    ),
+    (
+        re.compile(r"^The first bout allows 5 or 6 attack cards, not (?P<limit>.+)\.$"),
+        _("The first bout allows 5 or 6 attack cards, not %(limit)s."),
+    ),
+    (
+        re.compile(r"^Throw-in is by 'all' players or by the 'neighbours' only, not (?P<value>.+)\.$"),
+        _("Throw-in is by all players or by the opener's neighbours only, not %(value)s."),
+    ),
+    (
+        re.compile(r"^Unknown variant (?P<variant>.+): choose 'podkidnoy' or 'perevodnoy'\.$"),
+        _("Unknown variant %(variant)s: choose podkidnoy or perevodnoy."),
+    ),
+    (
+        re.compile(r"^Unknown rule option\(s\): (?P<names>.+)\.$"),
+        _("Unknown rule options: %(names)s."),
+    ),
+)
+
+
+def rule_error_text(message) -> str:
+    """An engine `Rules` error in the active language (an unknown one as the engine words it)."""
+    message = str(message)
+    if message in KNOWN_RULE_ERRORS:
+        return str(KNOWN_RULE_ERRORS[message])
+    for pattern, template in RULE_ERROR_PATTERNS:
+        match = pattern.match(message)
+        if match:
+            return str(template) % match.groupdict()
+    return message
+
+
+rule_error_lazy = lazy(rule_error_text, str)  # translated when shown, in the language of that moment

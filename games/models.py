@@ -9,7 +9,8 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+
+from games.choices import GameStatus, MoveSource, QueueStatus, TableStatus
 
 
 class Profile(models.Model):
@@ -32,11 +33,7 @@ def new_invite_token() -> str:
 
 
 class Table(models.Model):
-    class Status(models.TextChoices):
-        WAITING = "waiting", _("Waiting for players")
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Game over")
-        CLOSED = "closed", _("Closed")
+    Status = TableStatus
 
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_tables"
@@ -102,9 +99,7 @@ class TableSeat(models.Model):
 
 
 class Game(models.Model):
-    class Status(models.TextChoices):
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Finished")
+    Status = GameStatus
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(help_text="the nth game at its table")
@@ -175,11 +170,7 @@ class GameSeat(models.Model):
 
 
 class Move(models.Model):
-    class Source(models.TextChoices):
-        PLAYER = "player", _("player")
-        BOT = "bot", _("bot")
-        TIMEOUT = "timeout", _("time ran out")
-        AUTOPILOT = "autopilot", _("autopilot")
+    Source = MoveSource
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()
@@ -219,10 +210,7 @@ class QueueEntry(models.Model):
     not seen for a while is somebody who has gone, and is never matched.
     """
 
-    class Status(models.TextChoices):
-        WAITING = "waiting", _("Waiting")
-        MATCHED = "matched", _("Seated")
-        LEFT = "left", _("Left the queue")
+    Status = QueueStatus
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry")
     variant = models.CharField(max_length=16)

@@ -5,10 +5,11 @@ read through `games.positions`.
 """
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, Count, IntegerField, Q, Value, When
+from django.db import connection
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 from django.utils import timezone
 
-from games.models import ChatMessage, Game, GameSeat, Table, TableSeat
+from games.models import ChatMessage, Game, GameSeat, Move, Table, TableSeat
 
 CHAT_HISTORY = 50
 
@@ -109,19 +110,6 @@ def lobby_tables(limit: int = 50):
         )
         .order_by("status_order", "-created_at")[:limit]  # joinable tables first
     )
-
-
-def player_stats(user) -> dict:
-    seats = GameSeat.objects.filter(user=user, game__status=Game.Status.FINISHED)
-    total = seats.count()
-    wins = seats.filter(is_loser=False, game__result__draw=False).count()
-    losses = seats.filter(is_loser=True).count()
-    return {
-        "played": total,
-        "not_lost": wins,
-        "lost": losses,
-        "recent": seats.select_related("game", "game__table").order_by("-game__finished_at")[:20],
-    }
 
 
 def user_by_name(username: str):
@@ -306,3 +294,215 @@ def users_with_running_tables(user_ids) -> set[int]:
             user_id__in=list(user_ids), table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]
         ).values_list("user_id", flat=True)
     )
+
+
+# ------------------------------------------- the read API of the other apps (issue 21)
+# Ratings, tournaments and reviews read games only through these functions, which
+# return plain data (ids, dicts, tuples), and compare with the enums of games.choices.
+
+RECORD_SEAT_FIELDS = ("number", "user_id", "team", "place", "counted_place", "is_loser", "abandoned")
+
+
+def finished_game(game_id: int) -> dict | None:
+    """A finished game's table and per-seat records, or None if it is not finished."""
+    game = (
+        Game.objects.filter(pk=game_id, status=Game.Status.FINISHED)
+        .values("pk", "table_id", "number", "finished_at")
+        .first()
+    )
+    if game is None:
+        return None
+    seats = list(GameSeat.objects.filter(game_id=game_id).order_by("number").values(*RECORD_SEAT_FIELDS))
+    return {**game, "seats": seats}
+
+
+def latest_games(table_ids) -> dict[int, dict]:
+    """{table_id: {pk, number, status}} of the newest game at each table."""
+    latest: dict[int, dict] = {}
+    rows = Game.objects.filter(table_id__in=list(table_ids)).order_by("table_id", "number")
+    for row in rows.values("pk", "table_id", "number", "status"):
+        latest[row["table_id"]] = row
+    return latest
+
+
+def games_with_seats(game_ids) -> list[dict]:
+    """Games (pk, table_id, number, variant, started_at, finished_at, seed_hash) with their seats, for exports."""
+    games = list(
+        Game.objects.filter(pk__in=list(game_ids))
+        .order_by("pk")
+        .values("pk", "table_id", "number", "variant", "status", "started_at", "finished_at", "seed_hash")
+    )
+    seats: dict[int, list] = {}
+    for row in GameSeat.objects.filter(game_id__in=[g["pk"] for g in games]).order_by("number"):
+        seats.setdefault(row.game_id, []).append({f: getattr(row, f) for f in RECORD_SEAT_FIELDS})
+    for game in games:
+        game["seats"] = seats.get(game["pk"], [])
+    return games
+
+
+def begun_tables(table_ids) -> set[int]:
+    """Tables at which play has begun: a move made in the first game, or more than one game dealt."""
+    begun: set[int] = set()
+    counts: dict[int, int] = {}
+    rows = Game.objects.filter(table_id__in=list(table_ids)).values("table_id", "move_count", "status")
+    for row in rows:
+        counts[row["table_id"]] = counts.get(row["table_id"], 0) + 1
+        if row["move_count"] or row["status"] != Game.Status.PLAYING:
+            begun.add(row["table_id"])
+    return begun | {pk for pk, n in counts.items() if n > 1}
+
+
+def playing_game(table_id: int) -> dict | None:
+    """{pk, started_at} of the game being played at a table, or None."""
+    return (
+        Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
+        .order_by("-number")
+        .values("pk", "started_at")
+        .first()
+    )
+
+
+def tables_playing(table_ids) -> set[int]:
+    """Which of `table_ids` have a game being played."""
+    return set(
+        Game.objects.filter(table_id__in=list(table_ids), status=Game.Status.PLAYING).values_list("table_id", flat=True)
+    )
+
+
+def seat_numbers_by_user(table_id: int) -> dict[int, int]:
+    """{user_id: seat number} of the people seated at a table."""
+    return dict(TableSeat.objects.filter(table_id=table_id, user_id__isnull=False).values_list("user_id", "number"))
+
+
+def users_who_came(table_id: int) -> set[int]:
+    """Users who have come to a table: its live socket was opened from their seat
+    (`TableSeat.seen_at`), or they made a move of their own there."""
+    seen = TableSeat.objects.filter(table_id=table_id, seen_at__isnull=False).values_list("user_id", flat=True)
+    moved = (
+        GameSeat.objects.filter(game__table_id=table_id, user_id__isnull=False)
+        .filter(game__moves__source=Move.Source.PLAYER, game__moves__seat=F("number"))
+        .values_list("user_id", flat=True)
+    )
+    return set(seen) | set(moved)
+
+
+def timed_out_players(game_ids) -> set[tuple[int, int]]:
+    """(game_id, user_id) of the people whose time ran out at their own seat in one
+    of `game_ids`, leaving it to the autopilot."""
+    return set(
+        GameSeat.objects.filter(game_id__in=list(game_ids), abandoned=True, user_id__isnull=False)
+        .filter(game__moves__source=Move.Source.TIMEOUT, game__moves__seat=F("number"))
+        .values_list("game_id", "user_id")
+    )
+
+
+def finished_seat_of(game_id: int, user) -> int | None:
+    """The seat `user` played in finished game `game_id`, or None (not a player, not over)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        GameSeat.objects.filter(game_id=game_id, user=user, game__status=Game.Status.FINISHED)
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def game_lineup(game_id: int) -> dict | None:
+    """{variant, rated, seats: [(number, user_id, bot_level, team)] by number}, or None."""
+    game = Game.objects.filter(pk=game_id).values("variant", "rated").first()
+    if game is None:
+        return None
+    seats = GameSeat.objects.filter(game_id=game_id).order_by("number")
+    return {**game, "seats": list(seats.values_list("number", "user_id", "bot_level", "team"))}
+
+
+def records_visible_to(game_ids, user) -> set[int]:
+    """Which of `game_ids` `user` may open the record of (`permissions.may_see_record`)."""
+    from games import permissions
+
+    games = Game.objects.filter(pk__in=list(game_ids)).select_related("table")
+    return {game.pk for game in games if permissions.may_see_record(game, user)}
+
+
+def rating_facts(game_id: int) -> dict | None:
+    """{variant, rated, status, finished_at, is_private} of a game, or None."""
+    game = (
+        Game.objects.filter(pk=game_id).values("variant", "rated", "status", "finished_at", "table__is_private").first()
+    )
+    if game is not None:
+        game["is_private"] = game.pop("table__is_private")
+    return game
+
+
+def _rated_games(variant: str):
+    """A variant's games that count for the ratings: finished, rated, and not at a
+    private table (private tables are never rated, docs/ratings.md: also a game dealt
+    while that was still allowed)."""
+    return Game.objects.filter(
+        variant=variant, rated=True, status=Game.Status.FINISHED, finished_at__isnull=False, table__is_private=False
+    )
+
+
+def rated_games(variant: str, *, exclude_ids=None, upto: tuple | None = None, limit: int | None = None) -> list[tuple]:
+    """(id, finished_at) of the variant's games that count for the ratings, in finishing
+    order: without the ids in `exclude_ids` (ids or a values queryset, kept a subquery),
+    up to `upto` = (finished_at, id) included, at most `limit`.
+
+    On PostgreSQL the rows come through psycopg's own compiled timestamptz loader
+    (the same aware UTC datetimes): the one Django registers is written in Python
+    and took 0.2 s of this process per 50,000 games, the compiled one 0.02 s."""
+    rows = _rated_games(variant)
+    if exclude_ids is not None:
+        rows = rows.exclude(id__in=exclude_ids)
+    if upto is not None:
+        finished_at, game_id = upto
+        rows = rows.filter(Q(finished_at__lt=finished_at) | Q(finished_at=finished_at, id__lte=game_id))
+    rows = rows.order_by("finished_at", "id").values_list("id", "finished_at")
+    if limit is not None:
+        rows = rows[:limit]
+    if connection.vendor != "postgresql":
+        return list(rows)
+    from psycopg.types.datetime import TimestamptzLoader
+
+    sql, params = rows.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.cursor.adapters.register_loader("timestamptz", TimestamptzLoader)  # this cursor only
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def rated_seat_values(variant: str, fields):
+    """The GameSeat `fields` (names as `values_list` takes them) of every seat of the
+    variant's games that count for the ratings, straight from a cursor: hundreds of
+    thousands of rows of plain integers and strings, which the ORM's per-row
+    conversion would only copy (a fifth of a rating recomputation's reading)."""
+    quote = connection.ops.quote_name
+
+    def column(model, name):
+        return quote(model._meta.get_field(name).column)
+
+    columns = ", ".join(f"s.{column(GameSeat, name.removesuffix('_id'))}" for name in fields)
+    sql = (
+        f"SELECT {columns} FROM {quote(GameSeat._meta.db_table)} s"
+        f" JOIN {quote(Game._meta.db_table)} g ON g.{quote(Game._meta.pk.column)} = s.{column(GameSeat, 'game')}"
+        f" JOIN {quote(Table._meta.db_table)} t ON t.{quote(Table._meta.pk.column)} = g.{column(Game, 'table')}"
+        f" WHERE g.{column(Game, 'variant')} = %s AND g.{column(Game, 'rated')} = %s"
+        f" AND g.{column(Game, 'status')} = %s AND g.{column(Game, 'finished_at')} IS NOT NULL"
+        f" AND t.{column(Table, 'is_private')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [variant, True, Game.Status.FINISHED.value, False])
+        while rows := cursor.fetchmany(20000):
+            yield from rows
+
+
+SEAT_CHUNK = 500
+
+
+def seat_values(game_ids, fields) -> list[tuple]:
+    """The GameSeat `fields` of the seats of `game_ids` (read a few hundred games at a time)."""
+    ids = list(game_ids)
+    rows: list[tuple] = []
+    for start in range(0, len(ids), SEAT_CHUNK):
+        rows += GameSeat.objects.filter(game_id__in=ids[start : start + SEAT_CHUNK]).values_list(*fields)
+    return rows

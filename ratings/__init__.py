@@ -23,6 +23,6 @@ The public face (other apps and templates use only these):
   `display_rating`, `is_provisional`, `chance_ahead`, `chances_not_durak`).
 
 Celery tasks `ratings.tasks.rate_game` and `ratings.tasks.recompute` (nightly,
-django-celery-beat rows "ratings: recompute <variant>"); commands
-`recalc_ratings --variant <v>` and `bench_ratings --games N [--database-url]`.
+django-celery-beat rows "ratings: recompute <variant>"); command
+`recalc_ratings --variant <v>` (its benchmark, `bench_ratings`, and the study are in `bench/`).
 """

@@ -8,6 +8,8 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self):
-        from ratings import receivers
+        from games import extensions
+        from ratings import at_table, receivers
 
         receivers.connect()
+        extensions.register(seat_marks=at_table.seat_marks, game_notes=at_table.game_notes)

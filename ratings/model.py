@@ -189,10 +189,6 @@ def _check(teams, ranks) -> None:
                 raise ValueError(f"bad rating ({mu}, {sigma})")
 
 
-def _team_key(team) -> tuple:
-    return tuple(sorted(team))
-
-
 def _strict_rater(model_name: str):
     """Rating for strict ranks on plain tuples: `bradley_terry_full` for the site's model,
     the library itself for any other (the study's comparisons)."""

@@ -11,12 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.choices import Variant
 from ratings import model as rating_model
-
-
-class Variant(models.TextChoices):
-    PODKIDNOY = "podkidnoy", _("Podkidnoy")
-    PEREVODNOY = "perevodnoy", _("Perevodnoy")
 
 
 class Rating(models.Model):

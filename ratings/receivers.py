@@ -1,11 +1,8 @@
 """What the ratings app does when a game ends (contract 1: enqueue, nothing more),
 and before a live table renders (fetch the ratings it shows, off the event loop)."""
 
-import logging
-
+from games.choices import GameStatus
 from ratings import selectors, services
-
-log = logging.getLogger(__name__)
 
 
 def on_game_finished(sender=None, *, game_id: int, variant: str, rated: bool, **kwargs) -> None:
@@ -26,17 +23,13 @@ async def before_table_render(sender=None, *, snapshot: dict, **kwargs) -> None:
     game = snapshot.get("game") or {}
     seats = [*(snapshot.get("seats") or ()), *(game.get("seats") or ())]
     await selectors.acached_ratings_for([seat.get("user_id") for seat in seats], table.get("variant"))
-    if game.get("id") and game.get("move_count") == 0 and game.get("status") != "finished":
+    if game.get("id") and game.get("move_count") == 0 and game.get("status") != GameStatus.FINISHED:
         await selectors.acached_game_chance_rows(game["id"])
 
 
-def connect() -> bool:
-    """Connect to games.signals; False while that module does not exist yet."""
-    try:
-        from games.signals import game_finished, table_will_render
-    except ImportError:
-        log.warning("games.signals is missing: rated games wait for the periodic recomputation")
-        return False
+def connect() -> None:
+    """Connect to games.signals (from RatingsConfig.ready)."""
+    from games.signals import game_finished, table_will_render
+
     game_finished.connect(on_game_finished, dispatch_uid="ratings.on_game_finished")
     table_will_render.connect(before_table_render, dispatch_uid="ratings.before_table_render")
-    return True

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import close_old_connections
 from django.db.models import Min
 from django.utils import timezone
 
+from games import selectors as game_selectors
 from ratings import model as rating_model
 from ratings.models import PairRating, Rating, RatingChange, Variant
 
@@ -380,12 +380,14 @@ def chart(user_id: int, variant: str, *, limit: int = 200) -> dict:
 def game_chances(game_id: int) -> dict[int, float]:
     """{seat number: chance of not being the durak (0..1)} for a rated game with people only;
     {} otherwise. Partners share their team's chance."""
-    Game = apps.get_model("games", "Game")
-    GameSeat = apps.get_model("games", "GameSeat")
-    game = Game.objects.filter(pk=game_id).values("variant", "rated").first()
+    return _chances(game_selectors.game_lineup(game_id))
+
+
+def _chances(game: dict | None) -> dict[int, float]:
+    """`game_chances` of a `games.selectors.game_lineup`."""
     if game is None or not game["rated"]:
         return {}
-    seats = list(GameSeat.objects.filter(game_id=game_id).values_list("number", "user_id", "bot_level", "team"))
+    seats = game["seats"]
     if len(seats) < 2 or any(user_id is None or bot for _, user_id, bot, _ in seats):
         return {}
     have = {
@@ -407,11 +409,11 @@ def game_chances(game_id: int) -> dict[int, float]:
 
 def game_chance_rows(game_id: int) -> list[dict]:
     """`game_chances` as rows to show, seat by seat: seat, user_id, name, chance, percent."""
-    chances = game_chances(game_id)
+    lineup = game_selectors.game_lineup(game_id)
+    chances = _chances(lineup)
     if not chances:
         return []
-    GameSeat = apps.get_model("games", "GameSeat")
-    seats = GameSeat.objects.filter(game_id=game_id).values_list("number", "user_id").order_by("number")
+    seats = [(number, user_id) for number, user_id, _bot, _team in lineup["seats"]]
     names = _names(user_id for _, user_id in seats)
     return [
         {

@@ -25,21 +25,19 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 
 from celery import current_app
-from django.apps import apps
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
+from games import selectors as game_selectors
+from games.choices import GameStatus, Variant
 from ratings import model as rating_model
 from ratings import selectors
 from ratings.ledger import GameRow, Ledger, SeatRow, Standing
-from ratings.models import PairRating, RatedGame, Rating, RatingChange, Variant, VariantState
+from ratings.models import PairRating, RatedGame, Rating, RatingChange, VariantState
 
 log = logging.getLogger(__name__)
 
 VARIANTS = tuple(Variant.values)
-FINISHED = "finished"  # games.models.Game.Status.FINISHED (contract 2: no import of games.models)
-CHUNK = 500
 RECOMPUTE_TASK = "ratings.tasks.recompute"
 RATE_TASK = "ratings.tasks.rate_game"
 SWEEP_TASK = "ratings.tasks.sweep_unrated"
@@ -69,14 +67,6 @@ def _check_variant(variant: str) -> None:
         raise ValueError(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
 
 
-def _games_model():
-    return apps.get_model("games", "Game")
-
-
-def _seats_model():
-    return apps.get_model("games", "GameSeat")
-
-
 def _lock(variant: str) -> VariantState:
     """Take the variant's writer lock (inside the caller's transaction).
 
@@ -89,13 +79,9 @@ def _lock(variant: str) -> VariantState:
     return VariantState.objects.select_for_update().get(variant=variant)
 
 
-def _rated_games(variant: str):
-    """The variant's games that count: finished, rated, and not at a private table
-    (private tables are never rated, docs/ratings.md: also a game dealt while that
-    was still allowed)."""
-    return _games_model().objects.filter(
-        variant=variant, rated=True, status=FINISHED, finished_at__isnull=False, table__is_private=False
-    )
+def _applied(variant: str):
+    """The ids of the variant's games already applied (a subquery of the games' reads)."""
+    return RatedGame.objects.filter(variant=variant).values("game_id")
 
 
 def _seat_rows(values) -> dict[int, list[SeatRow]]:
@@ -269,54 +255,10 @@ def _store(
 
 
 def _read_all(variant: str) -> list[GameRow]:
-    """Every finished rated game of the variant with its seats, in finishing order (two queries)."""
-    order = _game_order(variant)
-    seats = _seat_rows(_all_seat_values(variant))
+    """Every game of the variant that counts with its seats, in finishing order (two queries)."""
+    order = game_selectors.rated_games(variant)
+    seats = _seat_rows(game_selectors.rated_seat_values(variant, SEAT_FIELDS))
     return [GameRow(game_id, finished_at, seats.get(game_id, [])) for game_id, finished_at in order]
-
-
-def _game_order(variant: str) -> list[tuple]:
-    """(id, finished_at) of the variant's finished rated games, in finishing order.
-
-    On PostgreSQL the rows come through psycopg's own compiled timestamptz loader
-    (the same aware UTC datetimes): the one Django registers is written in Python
-    and took 0.2 s of this process per 50,000 games, the compiled one 0.02 s."""
-    rows = _rated_games(variant).order_by("finished_at", "id").values_list("id", "finished_at")
-    if connection.vendor != "postgresql":
-        return list(rows)
-    from psycopg.types.datetime import TimestamptzLoader
-
-    sql, params = rows.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.cursor.adapters.register_loader("timestamptz", TimestamptzLoader)  # this cursor only
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def _all_seat_values(variant: str):
-    """The SEAT_FIELDS of every seat of the variant's finished rated games, straight from a
-    cursor: hundreds of thousands of rows of plain integers and strings, which the
-    ORM's per-row conversion would only copy (a fifth of a recomputation's reading)."""
-    Seat, Game = _seats_model(), _games_model()
-    Table = Game._meta.get_field("table").related_model
-    quote = connection.ops.quote_name
-
-    def column(model, name):
-        return quote(model._meta.get_field(name).column)
-
-    fields = ", ".join(f"s.{column(Seat, name.removesuffix('_id'))}" for name in SEAT_FIELDS)
-    sql = (
-        f"SELECT {fields} FROM {quote(Seat._meta.db_table)} s"
-        f" JOIN {quote(Game._meta.db_table)} g ON g.{quote(Game._meta.pk.column)} = s.{column(Seat, 'game')}"
-        f" JOIN {quote(Table._meta.db_table)} t ON t.{quote(Table._meta.pk.column)} = g.{column(Game, 'table')}"
-        f" WHERE g.{column(Game, 'variant')} = %s AND g.{column(Game, 'rated')} = %s"
-        f" AND g.{column(Game, 'status')} = %s AND g.{column(Game, 'finished_at')} IS NOT NULL"
-        f" AND t.{column(Table, 'is_private')} = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [variant, True, FINISHED, False])
-        while rows := cursor.fetchmany(20000):
-            yield from rows
 
 
 def _replace_all(variant: str, state: VariantState, games, ledger, changes, clock) -> None:
@@ -394,20 +336,12 @@ def recompute(variant: str, *, progress: Callable[[int, int], None] | None = Non
     return len(games) + late
 
 
-do_recompute = recompute
-
-
 def rate_game(game_id: int) -> int:
     """Bring the game's variant up to date up to this game; return how many games were applied."""
-    game = (
-        _games_model()
-        .objects.filter(pk=game_id)
-        .values("variant", "rated", "status", "finished_at", "table__is_private")
-        .first()
-    )
-    if game is None or not game["rated"] or game["status"] != FINISHED or game["finished_at"] is None:
+    game = game_selectors.rating_facts(game_id)
+    if game is None or not game["rated"] or game["status"] != GameStatus.FINISHED or game["finished_at"] is None:
         return 0
-    if game["table__is_private"]:
+    if game["is_private"]:
         return 0
     variant = game["variant"]
     if variant not in VARIANTS:
@@ -422,11 +356,7 @@ def rate_game(game_id: int) -> int:
 def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> int:
     """Inside the lock: apply the variant's finished rated games not applied yet
     (up to `upto` = (finished_at, game id), or all), in finishing order."""
-    pending_qs = _rated_games(variant).exclude(id__in=RatedGame.objects.filter(variant=variant).values("game_id"))
-    if upto is not None:
-        finished_at, game_id = upto
-        pending_qs = pending_qs.filter(Q(finished_at__lt=finished_at) | Q(finished_at=finished_at, id__lte=game_id))
-    pending = list(pending_qs.order_by("finished_at", "id").values_list("id", "finished_at"))
+    pending = game_selectors.rated_games(variant, exclude_ids=_applied(variant), upto=upto)
     if not pending:
         return 0
     first_id, first_at = pending[0]
@@ -435,11 +365,7 @@ def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> i
         log.warning("game %s of %s arrived out of order: recomputing", first_id, variant)
         _rebuild(variant, state)
         return len(pending)
-    ids = [game_id for game_id, _ in pending]
-    seats: dict[int, list[SeatRow]] = {}
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
-        seats.update(_seat_rows(_seats_model().objects.filter(game_id__in=chunk).values_list(*SEAT_FIELDS)))
+    seats = _seat_rows(game_selectors.seat_values([game_id for game_id, _ in pending], SEAT_FIELDS))
     games = [GameRow(gid, when, seats.get(gid, [])) for gid, when in pending]
     user_ids = {s.user_id for g in games for s in g.seats if s.user_id is not None}
     players, existing_players = {}, {}
@@ -463,16 +389,12 @@ def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> i
     return len(games)
 
 
-do_rate_game = rate_game
-
-
 def sweep_unrated(variant: str) -> int:
     """Rate every finished rated game of the variant that has no rating yet, in finishing
     order (the safety net for a lost `rate_game` message; the beat runs it every
     SWEEP_SECONDS). Returns how many games were applied; a repeat finds nothing."""
     _check_variant(variant)
-    pending = _rated_games(variant).exclude(id__in=RatedGame.objects.filter(variant=variant).values("game_id"))
-    if not pending.exists():
+    if not game_selectors.rated_games(variant, exclude_ids=_applied(variant), limit=1):
         return 0
     with transaction.atomic():
         state = _lock(variant)
@@ -480,9 +402,6 @@ def sweep_unrated(variant: str) -> int:
     if applied:
         log.info("sweep: %d unrated game(s) of %s rated", applied, variant)
     return applied
-
-
-do_sweep_unrated = sweep_unrated
 
 
 def _window_before(variant: str, first_at, window) -> list[tuple[GameRow, bool]]:
@@ -501,11 +420,7 @@ def _window_before(variant: str, first_at, window) -> list[tuple[GameRow, bool]]
         .values_list("game_id", flat=True)
         .distinct()
     )
-    seats: dict[int, list[SeatRow]] = {}
-    ids = [game_id for game_id, _ in marks]
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
-        seats.update(_seat_rows(_seats_model().objects.filter(game_id__in=chunk).values_list(*SEAT_FIELDS)))
+    seats = _seat_rows(game_selectors.seat_values([game_id for game_id, _ in marks], SEAT_FIELDS))
     return [(GameRow(game_id, when, seats.get(game_id, [])), game_id in counted) for game_id, when in marks]
 
 

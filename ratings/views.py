@@ -1,15 +1,14 @@
 """Pages: the ladder of a variant (players and pairs), a player's rating history."""
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from games import permissions
+from games import selectors as game_selectors
+from games.choices import Variant
 from ratings import model as rating_model
 from ratings import selectors
-from ratings.models import Variant
 
 
 def _variant(variant: str) -> str:
@@ -60,9 +59,7 @@ def player(request, variant: str, username: str):
 
 def _with_record_links(history: list[dict], viewer) -> list[dict]:
     """Mark the games whose record the viewer may open (private tables' records are not for outsiders)."""
-    Game = apps.get_model("games", "Game")
-    games = Game.objects.filter(pk__in=[h["game_id"] for h in history]).select_related("table")
-    visible = {game.pk for game in games if permissions.may_see_record(game, viewer)}
+    visible = game_selectors.records_visible_to([h["game_id"] for h in history], viewer)
     for h in history:
         h["record_visible"] = h["game_id"] in visible
     return history

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from django.apps import apps
-
+from games import selectors as game_selectors
 from reviews.models import Review
-
-FINISHED = "finished"  # games.models.Game.Status.FINISHED (contract 2)
 
 
 def seat_of(game_id: int, user) -> int | None:
     """The seat `user` played in finished game `game_id`, or None (not a player, not over)."""
-    if user is None or not user.is_authenticated:
-        return None
-    game_seat = apps.get_model("games", "GameSeat")
-    return (
-        game_seat.objects.filter(game_id=game_id, user=user, game__status=FINISHED)
-        .values_list("number", flat=True)
-        .first()
-    )
+    return game_selectors.finished_seat_of(game_id, user)
 
 
 def own_review(game_id: int, user) -> Review | None:

@@ -42,6 +42,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors as game_selectors
+from games.choices import MoveSource
 from games.errors import Refusal
 from reviews import analysis
 from reviews.models import Review, ReviewedDecision
@@ -49,7 +50,6 @@ from reviews.models import Review, ReviewedDecision
 log = logging.getLogger(__name__)
 
 RUN_TASK = "reviews.tasks.run_review"
-PLAYER = "player"  # games.models.Move.Source.PLAYER (contract 2: no import of games.models)
 SWEEP_TASK = "reviews.tasks.sweep_reviews"
 SWEEP_SECONDS = 30
 SWEEP_BATCH = 200
@@ -330,7 +330,7 @@ def judge_seat(review: Review, *, start: int = 0, seconds: float | None = None):
         if number >= start:
             if deadline is not None and evaluated and time.perf_counter() >= deadline:
                 break
-            if seat == review.seat and source == PLAYER and len(position.legal_actions(seat)) > 1:
+            if seat == review.seat and source == MoveSource.PLAYER and len(position.legal_actions(seat)) > 1:
                 judgement = analysis.judge(
                     position.view(seat),
                     action,

@@ -11,8 +11,160 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.ops.settings import redis_url_for_worker
+
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+# Tiers by cost (issue 21): pyproject.toml registers the markers, `dev.py test --fast`
+# runs the tests that carry none of browser, services and slow.
+TIER_OF_DIRECTORY = {"browser": "browser", "scale": "services", "scaleout": "services"}
+# Outside those directories, tests that need PostgreSQL or Redis (they ask for one of
+# SERVICE_FIXTURES) or start the site's own processes (daphne, a Celery worker, an inner
+# test run whose worker threads need a database file). Listed by name, since pytest-xdist's
+# scheduler sees test ids only.
+SERVICE_FIXTURES = frozenset({"postgres_url", "redis_url", "private_redis_port"})
+SERVICES = {
+    "tests/experience/test_concurrent_play_now.py": ["test_two_presses_at_once_land_at_one_table_on_postgres"],
+    "tests/ratings/test_commands.py": ["test_bench_ratings_on_postgresql_uses_a_scratch_database_and_drops_it"],
+    "tests/ratings/test_queues_live.py": ["test_a_podkidnoy_game_never_waits_for_a_perevodnoy_one"],
+    "tests/reviews/test_live_play_first.py": ["test_bots_keep_their_pace_beside_20_reviews_in_the_embedded_mode"],
+    "tests/services/test_bench_tables.py": ["test_bench_tables_smoke", "test_bench_tables_without_the_floor"],
+    "tests/services/test_concurrency.py": ["test_simultaneous_moves_on_sqlite"],
+    "tests/services/test_embedded_celery.py": ["test_embedded_worker_and_beat_move_bots"],
+    "tests/services/test_move_queries.py": ["test_a_move_holds_the_game_row_locked_until_it_commits_on_postgresql"],
+    "tests/test_outside_services.py": ["test_postgres_answers", "test_redis_channel_layer_round_trip"],
+    "tests/tournaments/test_embedded_event.py": [
+        "test_embedded_worker_and_beat_run_an_event",
+        "test_the_club_evening_on_postgres_and_redis",
+        "test_worker_and_beat_processes_run_an_event_on_postgres_and_redis",
+    ],
+}
+# The costliest of the rest, from `pytest --durations` per directory (docs/benchmarks.md,
+# "Test suite time").
+SLOW = {
+    "tests/bots/test_bots.py": ["test_heuristic_beats_random_heads_up"],
+    "tests/bots/test_search.py": ["test_the_searching_bot_plays_only_legal_actions_at_every_table"],
+    "tests/e2e/test_whole_games_with_bot.py": ["test_two_people_and_bots_play_a_whole_game_over_websockets"],
+    "tests/engine/test_properties.py": [
+        "test_legal_actions_are_exactly_the_accepted_ones",
+        "test_random_games_keep_invariants",
+        "test_random_games_views_never_leak",
+    ],
+    "tests/engine/test_rules_actions.py": ["test_every_illegal_action_raises_a_reason_and_changes_nothing"],
+    "tests/fairness/test_reference_verifier.py": ["test_the_verifier_deals_what_the_engine_deals"],
+    "tests/lobby/test_lobby_coalesced.py": ["test_a_burst_of_changes_costs_a_few_renders_for_all_sockets"],
+    "tests/lobby/test_lobby_live.py": ["test_lobby_socket_gets_the_list_and_every_change"],
+    "tests/ops/test_deploy.py": [
+        "test_check_deploy_prints_no_warning_in_production",
+        "test_collectstatic_gives_hashed_compressed_files",
+        "test_https_settings_come_from_the_environment",
+        "test_local_play_is_plain_http",
+    ],
+    "tests/ops/test_login_throttling.py": [
+        "test_after_40_wrong_passwords_the_right_one_does_not_log_in",
+        "test_the_default_lockout_lasts_15_minutes_and_says_so_in_english",
+        "test_the_lockout_page_says_how_long_the_lockout_lasts",
+    ],
+    "tests/ratings/test_commands.py": ["test_bench_ratings_works_on_a_scratch_database_and_ends_with_the_rate"],
+    "tests/ratings/test_services.py": ["test_recomputation_equals_the_incremental_updates"],
+    "tests/reviews/test_budget.py": ["test_every_part_keeps_its_budget_although_one_decision_costs_more"],
+    "tests/reviews/test_services.py": ["test_a_review_in_parts_judges_the_same_and_sends_itself_on"],
+    "tests/services/test_restart.py": ["test_a_game_resumed_by_a_new_process_plays_on_identically"],
+    "tests/table/test_live.py": ["test_whole_game_over_sockets_never_leaks_a_hidden_card"],
+    "tests/test_site.py": [
+        "test_environment_switches_to_postgres_and_redis",
+        "test_production_refuses_a_weak_secret_key",
+    ],
+    "tests/tournaments/test_club_evening.py": ["test_a_club_evening"],
+    "tests/tournaments/test_director_actions.py": [
+        "test_a_cancelled_running_event_reopens_running",
+        "test_a_correction_sets_the_places_and_points_durak_history_and_ratings_follow",
+        "test_points_entry_takes_the_russian_comma_and_refuses_huge_and_non_finite_values",
+    ],
+    "tests/tournaments/test_events.py": [
+        "test_a_16_player_swiss_at_tables_of_four_over_four_rounds",
+        "test_an_8_pair_2v2_round_robin",
+        "test_round_two_of_a_knockout_follows_the_bracket_of_round_one",
+        "test_who_resigns_is_last_at_the_table_and_the_others_keep_the_top_places",
+    ],
+    "tests/tournaments/test_fixed_seats.py": [
+        "test_a_table_that_cannot_be_dealt_holds_back_no_other_table",
+        "test_the_sweep_alone_stores_the_result_of_a_table_it_cannot_deal",
+    ],
+    "tests/tournaments/test_formats_swiss_cost.py": ["test_the_search_finds_the_brute_force_optimum_on_small_fields"],
+    "tests/tournaments/test_no_show_backoff.py": [
+        "test_a_failing_no_show_forfeit_is_logged_once_backs_off_and_is_shown"
+    ],
+    "tests/trust/test_socket_frames.py": [
+        "test_a_seated_player_gets_an_answer_to_every_frame_and_nothing_changes",
+        "test_the_lobby_socket_ignores_every_frame_and_stays_open",
+        "test_the_tournament_sockets_ignore_every_frame_and_stay_open",
+    ],
+}
+# Tests that judge elapsed time: `dev.py test` runs them after the parallel pass, alone.
+SERIAL = {
+    "tests/reviews/test_budget.py": ["test_every_part_keeps_its_budget_although_one_decision_costs_more"],
+    "tests/reviews/test_live_play_first.py": ["test_bots_keep_their_pace_beside_20_reviews_in_the_embedded_mode"],
+}
+
+
+def cost_tiers(path: str, name: str) -> set[str]:
+    """The cost markers of the test `name` (without parameters) in `path` (from the root)."""
+    parts = path.split("/")
+    tiers = {TIER_OF_DIRECTORY[parts[1]]} if len(parts) > 2 and parts[1] in TIER_OF_DIRECTORY else set()
+    for tier, table in (("services", SERVICES), ("slow", SLOW), ("serial", SERIAL)):
+        if name in table.get(path, ()):
+            tiers.add(tier)
+    return tiers
+
+
+def _path_and_name(nodeid: str) -> tuple[str, str]:
+    path, *names = nodeid.split("::")
+    return path, names[-1].split("[")[0] if names else ""
+
+
+def shared_scope(nodeid: str) -> str | None:
+    """ "browser" or "services" for a test that must run one after another with the others
+    of its tier on one pytest-xdist worker: they share the machine's PostgreSQL and Redis
+    (the scale tests empty a Redis database of their choosing) and start processes."""
+    tiers = cost_tiers(*_path_and_name(nodeid))
+    return next((tier for tier in ("services", "browser") if tier in tiers), None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` (as `dev.py test` runs) with the tiers as the groups.
+
+    pytest-xdist 3.8 on pytest 9.2 drops its own `xdist_group` groups (the test id
+    it rewrites is no longer the one pytest reports: pytest-xdist issue 1386), and a
+    test's markers never reach the scheduler anyway; its ids do.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class TierScheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return shared_scope(nodeid) or super()._split_scope(nodeid)
+
+    return TierScheduling(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark each test with its tiers before `-m` selects; refuse a test that asks for
+    PostgreSQL or Redis without being in the services tier (the scheduler would run it
+    beside the others)."""
+    for item in items:
+        path, name = _path_and_name(item.nodeid)
+        tiers = cost_tiers(path, name)
+        if SERVICE_FIXTURES.intersection(item.fixturenames) and "services" not in tiers:
+            raise pytest.UsageError(
+                f"{item.nodeid} asks for PostgreSQL or Redis: add it to SERVICES in tests/conftest.py"
+            )
+        for tier in sorted(tiers):
+            item.add_marker(tier)
 
 
 def in_ci() -> bool:
@@ -49,9 +201,12 @@ def postgres_url() -> str:
 
 
 @pytest.fixture
-def redis_url() -> str:
-    """URL of a reachable Redis server (TEST_REDIS_URL, else local default)."""
-    return _service_url("TEST_REDIS_URL", DEFAULT_REDIS_URL, "Redis", 6379)
+def redis_url(request) -> str:
+    """URL of a reachable Redis server (TEST_REDIS_URL, else local default); in a
+    pytest-xdist worker, the worker's own database number on it."""
+    url = _service_url("TEST_REDIS_URL", DEFAULT_REDIS_URL, "Redis", 6379)
+    worker = getattr(request.config, "workerinput", {}).get("workerid")
+    return redis_url_for_worker(url, worker) if worker else url
 
 
 @pytest.fixture

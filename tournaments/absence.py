@@ -31,12 +31,11 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.apps import apps
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import selectors as game_selectors
 from games.errors import MoveRefused
 from games.services import adjudication
 
@@ -53,22 +52,9 @@ LOOK_BACK = timedelta(days=1)  # games older than this are not searched for abse
 # ------------------------------------------------------------------ reads
 
 
-def _model(name: str):
-    return apps.get_model("games", name)
-
-
 def _came(table_id: int) -> set[int]:
     """Users who have come to the table: seen by its socket, or moved there themselves."""
-    seen = (
-        _model("TableSeat").objects.filter(table_id=table_id, seen_at__isnull=False).values_list("user_id", flat=True)
-    )
-    moved = (
-        _model("GameSeat")
-        .objects.filter(game__table_id=table_id, user_id__isnull=False)
-        .filter(game__moves__source="player", game__moves__seat=F("number"))
-        .values_list("user_id", flat=True)
-    )
-    return set(seen) | set(moved)
+    return game_selectors.users_who_came(table_id)
 
 
 def _users_by_entrant(rt: RoundTable, entrants: dict[int, Entrant]) -> dict[int, list[int]]:
@@ -108,11 +94,7 @@ def adjudicable_tables(event: Tournament) -> list[dict]:
         return []
     names = selectors.entrant_names(event)
     tables = list(round_.tables.filter(done=False, table__isnull=False).order_by("number"))
-    playing = set(
-        _model("Game")
-        .objects.filter(table_id__in=[rt.table_id for rt in tables], status="playing")
-        .values_list("table_id", flat=True)
-    )
+    playing = game_selectors.tables_playing(rt.table_id for rt in tables)
     rows = []
     for rt in tables:
         if rt.table_id not in playing:
@@ -182,7 +164,7 @@ def _open_tables(tournament_id: int | None) -> list[tuple[int, int]]:
         done=False,
         table__isnull=False,
         round__status=Round.Status.PLAYING,
-        round__tournament__status=Tournament.Status.RUNNING,
+        round__tournament__status__in=Tournament.UNDER_WAY,
     )
     if tournament_id is not None:
         tables = tables.filter(round__tournament_id=tournament_id)
@@ -193,7 +175,7 @@ def _absent_entrants(rt: RoundTable, event: Tournament) -> tuple[list[int], set[
     """Entrants of the table who have not come, and the seat numbers of their players who have not."""
     came = _came(rt.table_id)
     entrants = {e.pk: e for e in event.entrants.filter(pk__in=rt.entrants).select_related("pair")}
-    seat_of = dict(_model("TableSeat").objects.filter(table_id=rt.table_id).values_list("user_id", "number"))
+    seat_of = game_selectors.seat_numbers_by_user(rt.table_id)
     absent, seats = [], set()
     for pk, user_ids in _users_by_entrant(rt, entrants).items():
         missing = [uid for uid in user_ids if uid not in came and uid in seat_of]
@@ -205,13 +187,7 @@ def _absent_entrants(rt: RoundTable, event: Tournament) -> tuple[list[int], set[
 
 def _due_game(rt: RoundTable, grace, now) -> dict | None:
     """The game being played at the table, if it was dealt at least `grace` before `now`."""
-    game = (
-        _model("Game")
-        .objects.filter(table_id=rt.table_id, status="playing")
-        .order_by("-number")
-        .values("pk", "started_at")
-        .first()
-    )
+    game = game_selectors.playing_game(rt.table_id)
     if game is None or game["started_at"] > now - grace:
         return None
     return game
@@ -226,7 +202,7 @@ def _forfeit_table(event_id: int, rt_id: int, now) -> list[str]:
     with transaction.atomic():
         event = Tournament.objects.select_for_update(of=("self",)).get(pk=event_id)
         rt = RoundTable.objects.select_related("round").get(pk=rt_id)
-        if rt.done or rt.round.status != Round.Status.PLAYING or event.status != Tournament.Status.RUNNING:
+        if rt.done or rt.round.status != Round.Status.PLAYING or not event.is_under_way:
             return []
         game = _due_game(rt, event.no_show_grace, now)
         if game is None:
@@ -253,12 +229,7 @@ def _events_with_unmarked_timeouts(tournament_id: int | None, now) -> list[int]:
     game_ids = set(results.values_list("game_id", flat=True))
     if not game_ids:
         return []
-    timed_out = set(
-        _model("GameSeat")
-        .objects.filter(game_id__in=game_ids, abandoned=True, user_id__isnull=False)
-        .filter(game__moves__source="timeout", game__moves__seat=F("number"))
-        .values_list("game_id", flat=True)
-    )
+    timed_out = {game_id for game_id, _user_id in game_selectors.timed_out_players(game_ids)}
     if not timed_out:
         return []
     return sorted(set(results.filter(game_id__in=timed_out).values_list("round__tournament_id", flat=True)))
@@ -273,12 +244,7 @@ def _timed_out_absent(event_id: int, now) -> list[Result]:
         ).select_related("round_table", "entrant__pair")
     )
     timed_out: dict[int, set[int]] = {}
-    for game_id, user_id in (
-        _model("GameSeat")
-        .objects.filter(game_id__in={r.game_id for r in results}, abandoned=True, user_id__isnull=False)
-        .filter(game__moves__source="timeout", game__moves__seat=F("number"))
-        .values_list("game_id", "user_id")
-    ):
+    for game_id, user_id in game_selectors.timed_out_players({r.game_id for r in results}):
         timed_out.setdefault(game_id, set()).add(user_id)
     absent, came_at = [], {}
     for result in results:
@@ -311,7 +277,7 @@ def _mark_timed_out(event_id: int, now) -> list[str]:
 def _withdraw_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
     done = []
     status = Tournament.objects.filter(pk=event.pk).values_list("status", flat=True).first()  # (a record may end it)
-    if status != Tournament.Status.RUNNING:  # an event over keeps its entrants as they finished
+    if status not in Tournament.UNDER_WAY:  # an event over keeps its entrants as they finished
         return done
     for entrant in Entrant.objects.select_for_update(of=("self",)).filter(pk__in=list(entrant_ids)):
         if entrant.kept or not entrant.is_active or absences(entrant.pk) < ABSENCES_TO_WITHDRAW:
@@ -375,13 +341,7 @@ def do_adjudicate_game(*, tournament_id: int, round_table_id: int, places: dict,
         if rt.done or rt.round.status != Round.Status.PLAYING:
             raise TournamentRefused(_("The games of this table are over."))
         given = _entrant_places(places, rt.entrants)
-        game = (
-            _model("Game")
-            .objects.filter(table_id=rt.table_id, status="playing")
-            .order_by("-number")
-            .values("pk")
-            .first()
-        )
+        game = game_selectors.playing_game(rt.table_id)
         if game is None:
             raise TournamentRefused(_("No game is being played at this table."))
         if event.is_pairs:  # entrant i is team i: seats i and i + 2

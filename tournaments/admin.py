@@ -23,7 +23,7 @@ class EntrantInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = AdminTournamentForm
-    list_display = ("name", "variant", "kind", "format", "starts_at", "status", "paused")
+    list_display = ("name", "variant", "kind", "format", "starts_at", "status")
     list_filter = ("status", "variant", "format", "kind")
     search_fields = ("name",)
     inlines = [EntrantInline]

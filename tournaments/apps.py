@@ -17,17 +17,9 @@ class TournamentsConfig(AppConfig):
             on_groups_changed, sender=get_user_model().groups.through, dispatch_uid="tournaments.director_staff"
         )
         post_migrate.connect(on_post_migrate, sender=self, dispatch_uid="tournaments.directors_are_staff")
-        try:
-            from games.signals import game_finished
-        except ImportError:  # the signal lands with the games app; the sweep records games meanwhile
-            return
-        from .receivers import on_game_finished
+        from games.signals import game_finished, table_page_will_render
+
+        from .receivers import on_game_finished, on_table_page
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments.record_game")
-        try:
-            from games.signals import table_page_will_render
-        except ImportError:
-            return
-        from .receivers import on_table_page
-
         table_page_will_render.connect(on_table_page, dispatch_uid="tournaments.table_page")

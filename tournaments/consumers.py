@@ -66,13 +66,15 @@ class EventConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _render(self) -> str:
         from .models import Tournament
+        from .services import can_direct
         from .views import render_panel
 
         event = Tournament.objects.filter(pk=self.tournament_id).first()
-        if event is None:
-            return ""
+        user = self.scope.get("user")
+        if event is None or (event.status == Tournament.Status.DRAFT and not can_direct(user)):
+            return ""  # a draft is its directors' only, as on its page
         with translation.override(self.language):
-            return render_panel(event, self.scope.get("user"), oob=True, csrf_token=self.csrf_token)
+            return render_panel(event, user, oob=True, csrf_token=self.csrf_token)
 
 
 class SeatConsumer(AsyncWebsocketConsumer):

@@ -17,7 +17,6 @@ RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "t
 # Bounds a real event stays within; beyond them a number is a typo (or an attack) and
 # would overflow the database column (a server error) instead of getting a clear answer.
 NUMBER_BOUNDS = {"table_size": (2, 6), "rounds": (1, 100), "games_per_round": (1, 20), "max_entrants": (2, 10000)}
-DURATION_FIELDS = ("pause_between_rounds", "round_time_limit", "no_show_grace")
 LONGEST_DURATION = timedelta(days=1)
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
 
@@ -70,6 +69,7 @@ class TournamentForm(forms.ModelForm):
             "turn_seconds",
             "no_show_grace",
             "rated",
+            "house_bots_allowed",
             "max_entrants",
             "points_table",
             "tiebreaks",

@@ -15,6 +15,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.choices import Variant
+
 
 def validate_tiebreaks(value):
     """The tie-breaks are names of standings.METRICS, each once."""
@@ -28,9 +30,7 @@ def validate_tiebreaks(value):
         ) from error
 
 
-METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "games", "seed")
-
-VARIANT_CHOICES = [("podkidnoy", _("Podkidnoy")), ("perevodnoy", _("Perevodnoy"))]
+METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "games", "seed", "head_to_head")
 
 
 class Pair(models.Model):
@@ -98,9 +98,13 @@ class Tournament(models.Model):
         FINISHED = "finished", _("finished")
         CANCELLED = "cancelled", _("cancelled")
 
+    # Under way: its rounds are seated and played. Paused is under way too (the round being
+    # played goes on), only no round starts until the director resumes.
+    UNDER_WAY = (Status.RUNNING, Status.PAUSED)
+
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
-    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="podkidnoy")
+    variant = models.CharField(_("variant"), max_length=16, choices=Variant.choices, default=Variant.PODKIDNOY)
     rules = models.JSONField(_("rules"), default=dict, blank=True, help_text="games.engine.Rules(...).to_dict()")
     kind = models.CharField(_("entrants"), max_length=10, choices=Kind.choices, default=Kind.INDIVIDUAL)
     table_size = models.PositiveSmallIntegerField(
@@ -142,12 +146,11 @@ class Tournament(models.Model):
         blank=True,
         validators=[validate_tiebreaks],
         help_text=_(
-            "tie-break names in order, from: buchholz, median_buchholz, sonneborn_berger, duraks, games, seed; "
-            "empty: the format's default"
+            "tie-break names in order, from: buchholz, median_buchholz, sonneborn_berger, duraks, games, seed, "
+            "head_to_head; empty: the format's default"
         ),
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
-    paused = models.BooleanField(_("paused"), default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -176,6 +179,10 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def is_under_way(self) -> bool:
+        return self.status in self.UNDER_WAY
 
     @property
     def is_pairs(self) -> bool:

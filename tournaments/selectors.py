@@ -10,7 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
-from . import game_records, standings
+from games import selectors as games_selectors
+from games.choices import Variant
+
+from . import standings
 from .models import Entrant, Pair, Result, Round, StuckStep, Tournament
 
 # Why a seating deviates from the ideal (formats.FLAGS codes), for the director.
@@ -32,11 +35,12 @@ def round_flags(round_: Round, names: dict[int, str]) -> list[str]:
 
 
 def events_by_state(limit: int = 50) -> dict[str, list[Tournament]]:
+    """The public list: under way (running or paused), upcoming, past; a draft is not listed."""
     over = [Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
-    base = Tournament.objects.all()
+    base = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
     return {
-        "running": list(base.filter(status=Tournament.Status.RUNNING).order_by("starts_at")[:limit]),
-        "upcoming": list(base.exclude(status__in=[*over, Tournament.Status.RUNNING]).order_by("starts_at")[:limit]),
+        "running": list(base.filter(status__in=Tournament.UNDER_WAY).order_by("starts_at")[:limit]),
+        "upcoming": list(base.exclude(status__in=[*over, *Tournament.UNDER_WAY]).order_by("starts_at")[:limit]),
         "past": list(base.filter(status__in=over).order_by("-starts_at")[:limit]),
     }
 
@@ -64,7 +68,7 @@ def _standing_group(event: Tournament, entrant: Entrant, played: set[int]) -> st
         return "withdrawn"
     if entrant.state == Entrant.State.DISQUALIFIED:
         return "disqualified"
-    started = event.started_at is not None or event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    started = event.started_at is not None or event.status in (*Tournament.UNDER_WAY, Tournament.Status.FINISHED)
     if event.checkin_opens is not None and started and not entrant.checked_in and entrant.pk not in played:
         return "absent"
     return "active"
@@ -131,6 +135,7 @@ TIEBREAK_TEXTS = {
     "sonneborn_berger": _(
         "Sonneborn-Berger (the points of each table-mate you outscored in a round, half for equal points, per opponent)"
     ),
+    "head_to_head": _("head-to-head (how many rivals tied on points one finished above at the same table)"),
     "duraks": _("fewer durak finishes"),
     "games": _("more games played"),
     "seed": _("the better seed (from the ratings at the event's start)"),
@@ -155,7 +160,7 @@ def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) ->
         if event.format == Tournament.Format.KNOCKOUT and line.reached is None and line.games:
             return str(STANDING_TEXTS["winner"])
         return str(STANDING_TEXTS["finished"])
-    if event.status == Tournament.Status.RUNNING:
+    if event.is_under_way:
         return str(STANDING_TEXTS["playing"])
     return str(STANDING_TEXTS["checked_in" if entrant.checked_in else "registered"])
 
@@ -246,7 +251,7 @@ def seat_for(user) -> dict | None:
         return None
     entries = Entrant.objects.filter(
         Q(user=user) | Q(pair__player_one=user) | Q(pair__player_two=user),
-        tournament__status=Tournament.Status.RUNNING,
+        tournament__status__in=Tournament.UNDER_WAY,
         state=Entrant.State.ACTIVE,
     ).select_related("tournament")
     for entrant in entries:
@@ -264,8 +269,23 @@ def seat_for(user) -> dict | None:
     return None
 
 
-def pairs_of(user) -> list[Pair]:
-    return list(Pair.objects.filter(Q(player_one=user) | Q(player_two=user)).select_related("player_one", "player_two"))
+#: Ended pairs (declined, dissolved) the pairs page lists: a flood of invite-and-cancel
+#: cycles must not grow the page (issue 16, "What was seen" 6).
+ENDED_PAIRS_SHOWN = 5
+
+
+def pairs_page(user) -> dict:
+    """The user's live pairs (active, invited) in full; of the ended ones the newest few
+    and how many more there are."""
+    mine = Pair.objects.filter(Q(player_one=user) | Q(player_two=user)).select_related("player_one", "player_two")
+    live = [Pair.Status.INVITED, Pair.Status.ACTIVE]
+    ended = mine.exclude(status__in=live).order_by("-created_at", "-pk")
+    shown = list(ended[:ENDED_PAIRS_SHOWN])
+    return {
+        "pairs": list(mine.filter(status__in=live).order_by("-created_at", "-pk")),
+        "ended_pairs": shown,
+        "ended_more": max(ended.count() - len(shown), 0),
+    }
 
 
 def active_pairs_of(user) -> list[dict]:
@@ -363,7 +383,7 @@ def games_csv(event: Tournament) -> str:
         .select_related("round", "round_table")
         .order_by("round__number", "round_table__number", "game_number")
     )
-    games = {g["pk"]: g for g in game_records.games_with_seats({r.game_id for r in results})}
+    games = {g["pk"]: g for g in games_selectors.games_with_seats({r.game_id for r in results})}
     out = io.StringIO()
     writer = _SafeWriter(out)
     writer.writerow(
@@ -405,15 +425,11 @@ def games_csv(event: Tournament) -> str:
 
 def pair_ratings(pair: Pair) -> list[tuple[str, str]]:
     """[(variant label, shown rating)] of the pair, from the ratings app's pair ladder when it has one."""
-    try:
-        from ratings.selectors import pair_ladder
-    except ImportError:
-        return []
-    from .models import VARIANT_CHOICES
+    from ratings.selectors import pair_ladder
 
     members = {pair.player_one_id, pair.player_two_id}
     out = []
-    for variant, label in VARIANT_CHOICES:
+    for variant, label in Variant.choices:
         try:
             rows = pair_ladder(variant, limit=100_000)
         except Exception:  # the pair page stands without ratings
@@ -431,6 +447,7 @@ ACTION_LABELS = {
     "create": _("event created"),
     "edit": _("setup changed"),
     "start": _("started now"),
+    "publish": _("event published"),
     "pause": _("event paused"),
     "resume": _("event resumed"),
     "late": _("late entrant added"),
@@ -733,7 +750,7 @@ def announcements_of(event: Tournament, *, for_director: bool = False) -> list:
 def unbegun_tables(round_: Round) -> list:
     """The round's tables at which no move has been made yet (their first game dealt, untouched)."""
     tables = list(round_.tables.filter(done=False, games_played=0, table__isnull=False).order_by("number"))
-    begun = game_records.begun_tables([rt.table_id for rt in tables])
+    begun = games_selectors.begun_tables([rt.table_id for rt in tables])
     return [rt for rt in tables if rt.table_id not in begun]
 
 
@@ -741,7 +758,7 @@ def live_seating_view(event: Tournament) -> dict | None:
     """The round being played, for the director's reseat and substitute: its tables not begun
     yet, by name, and the entrants seated there (the choices of the reseat's selects)."""
     round_ = event.round_set.order_by("-number").first()
-    if event.status != Tournament.Status.RUNNING or round_ is None or round_.status != Round.Status.PLAYING:
+    if not event.is_under_way or round_ is None or round_.status != Round.Status.PLAYING:
         return None
     tables = unbegun_tables(round_)
     if not tables:
@@ -757,4 +774,31 @@ def live_seating_view(event: Tournament) -> dict | None:
         for rt in tables
     ]
     choices = sorted(((pk, names.get(pk, "?")) for rt in tables for pk in rt.entrants), key=lambda c: c[1].casefold())
-    return {"round": round_, "tables": rows, "choices": choices, "substitutes": not event.is_pairs}
+    partners = []  # a pair event's substitute replaces one partner: "<entrant>-<user>", by name
+    if event.is_pairs:
+        seated = [pk for rt in tables for pk in rt.entrants]
+        for entrant in event.entrants.filter(pk__in=seated).select_related("pair__player_one", "pair__player_two"):
+            for member in entrant.pair.members:
+                label = f"{member.get_username()} ({names.get(entrant.pk, '?')})"
+                partners.append((f"{entrant.pk}-{member.pk}", label))
+        partners.sort(key=lambda c: c[1].casefold())
+    return {"round": round_, "tables": rows, "choices": choices, "substitutes": True, "partners": partners}
+
+
+ACTION_LABELS.update({"house-bot": _("house bot seated"), "substitute": _("substitute for one partner of a pair")})
+
+
+def house_bot_seats(event: Tournament) -> list[tuple[int, str, int]]:
+    """(entrant id, name, table number) of each seat a house bot may take now: a singles event
+    that allows house bots, the tables of the round being played whose games are not over."""
+    if not event.house_bots_allowed or event.is_pairs or event.status != Tournament.Status.RUNNING:
+        return []
+    round_ = event.round_set.order_by("-number").first()
+    if round_ is None or round_.status != Round.Status.PLAYING:
+        return []
+    names = entrant_names(event)
+    rows = []
+    for rt in round_.tables.filter(done=False, table__isnull=False).order_by("number"):
+        for pk in rt.entrants:
+            rows.append((pk, names.get(pk, "?"), rt.number))
+    return rows

@@ -78,6 +78,7 @@ class Line:
     buchholz: float = 0.0  # average points of the opponents met, per opponent met
     median_buchholz: float = 0.0
     sonneborn_berger: float = 0.0
+    head_to_head: int = 0  # tied rivals finished above where they met (head_to_head_counts)
     duraks: int = 0
     rating: float = 0.0  # shown only; the order reads the seed frozen at the start
     seed: int | None = None
@@ -117,6 +118,11 @@ METRICS: dict[str, Metric] = {
             "points), averaged per opponent met",
             lambda x: -x.sonneborn_berger,
         ),
+        Metric(
+            "head_to_head",
+            "head-to-head: how many rivals tied with him he finished above at a table they shared",
+            lambda x: -x.head_to_head,
+        ),
         Metric("duraks", "fewer durak finishes", lambda x: x.duraks),
         Metric("games", "more games played", lambda x: -x.games),
         Metric("seed", "the better seed, fixed from the ratings at the event's start", lambda x: _seed_key(x.seed)),
@@ -155,6 +161,32 @@ def tiebreaks_for(format_name: str, chosen=None) -> list[str]:
     if chosen:
         return check_tiebreaks(chosen)
     return list(DEFAULT_TIEBREAKS.get(format_name, DEFAULT_TIEBREAKS["swiss"]))
+
+
+def head_to_head_counts(tied: set[int], results: list[dict]) -> dict[int, int]:
+    """The head-to-head metric: the results of the games the tied entrants played against each other.
+
+    For each entrant of `tied` (entrants equal on everything ranked before this metric: the
+    group, the knockout round reached, points and the tie-breaks ordered before it), the number
+    of tied rivals he finished above at the same table, summed over the event's games: at a
+    table of four where three tied entrants sat, the first of them counts 2, the second 1, the
+    third 0. One count per game: with several games a round, each game (its `game` number at
+    the table) counts on its own. "Above" is more points in that game (the points follow the
+    places; entrants who shared a place, or a durak's 0 beside a last place's 0, count for
+    neither). A bye, a table without another tied entrant, or a rival not tied counts nothing.
+    """
+    games: dict[tuple, dict[int, float]] = {}
+    for row in results:
+        if row.get("table") is None or row["entrant"] not in tied:
+            continue
+        key = (row["round"], row["table"], row.get("game") or 0)
+        at = games.setdefault(key, {})
+        at[row["entrant"]] = at.get(row["entrant"], 0.0) + float(row["points"])
+    counts = dict.fromkeys(tied, 0)
+    for at in games.values():
+        for entrant, points in at.items():
+            counts[entrant] += sum(1 for other, theirs in at.items() if other != entrant and points > theirs)
+    return counts
 
 
 def lot(event_key, entrant: int) -> str:
@@ -257,14 +289,27 @@ def compute(
         beaten = sum(points * share for points, share in met[line.entrant])
         line.sonneborn_berger = beaten / len(totals) if totals else 0.0
 
-    def sort_key(line: Line):
+    def sort_key(line: Line, metrics=chain):
         key = [GROUPS.index(line.group)]
         if knockout:
             key.append(-(line.reached if line.reached is not None else float("inf")))
         key.append(-line.points)
-        key += [metric.key(line) for metric in chain]
+        key += [metric.key(line) for metric in metrics]
         key.append(line.lot)
         return key
+
+    # Head-to-head reads who is tied: on everything ranked before it in the chain.
+    names = [metric.name for metric in chain]
+    if "head_to_head" in names:
+        before = chain[: names.index("head_to_head")]
+        ties: dict[tuple, set[int]] = {}
+        for line in lines.values():
+            key = tuple(round(k, 9) if isinstance(k, float) else k for k in sort_key(line, before)[:-1])
+            ties.setdefault(key, set()).add(line.entrant)
+        for tied in ties.values():
+            if len(tied) > 1:
+                for entrant, count in head_to_head_counts(tied, results).items():
+                    lines[entrant].head_to_head = count
 
     ordered = sorted(lines.values(), key=sort_key)
     for rank, line in enumerate(ordered, start=1):

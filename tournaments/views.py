@@ -9,7 +9,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -79,13 +79,21 @@ def render_panel(event: Tournament, user, oob: bool = False, csrf_token: str | N
     return render_to_string("tournaments/partials/panel.html", context, request=request)
 
 
-def event_page(request, tournament_id: int):
+def _public_event(request, tournament_id: int) -> Tournament:
+    """The event, if the viewer may see it: a draft only its directors see."""
     event = get_object_or_404(Tournament, pk=tournament_id)
+    if event.status == Tournament.Status.DRAFT and not services.can_direct(request.user):
+        raise Http404
+    return event
+
+
+def event_page(request, tournament_id: int):
+    event = _public_event(request, tournament_id)
     return render(request, "tournaments/event.html", {**panel_context(event, request.user), "oob": False})
 
 
 def event_panel(request, tournament_id: int):
-    event = get_object_or_404(Tournament, pk=tournament_id)
+    event = _public_event(request, tournament_id)
     return HttpResponse(render_panel(event, request.user, request=request))
 
 
@@ -191,14 +199,14 @@ def check_in(request, tournament_id: int):
 
 
 def standings_csv(request, tournament_id: int):
-    event = get_object_or_404(Tournament, pk=tournament_id)
+    event = _public_event(request, tournament_id)
     response = HttpResponse(selectors.standings_csv(event), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-standings.csv"'
     return response
 
 
 def games_csv(request, tournament_id: int):
-    event = get_object_or_404(Tournament, pk=tournament_id)
+    event = _public_event(request, tournament_id)
     response = HttpResponse(selectors.games_csv(event), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-games.csv"'
     return response
@@ -228,7 +236,7 @@ def pairs(request):
         else:
             messages.success(request, _("Invitation sent."))
         return redirect("tournaments:pairs")
-    return render(request, "tournaments/pairs.html", {"pairs": selectors.pairs_of(request.user)})
+    return render(request, "tournaments/pairs.html", selectors.pairs_page(request.user))
 
 
 def pair_page(request, pair_id: int):
@@ -287,7 +295,10 @@ def direct_list(request):
     if request.method == "POST" and form.is_valid():
         try:
             event, created = services.do_create_event(
-                event=form.save(commit=False), by=request.user, key=request.POST.get("creation_key")
+                event=form.save(commit=False),
+                by=request.user,
+                key=request.POST.get("creation_key"),
+                draft=request.POST.get("draft") == "1",
             )
         except Refusal as refusal:
             messages.error(request, str(refusal))
@@ -338,6 +349,7 @@ def direct(request, tournament_id: int):
             "all_announcements": selectors.announcements_of(event, for_director=True),
             "draft": selectors.draft_view(event),
             "live_seating": selectors.live_seating_view(event),
+            "house_bot_seats": selectors.house_bot_seats(event),
         },
     )
 
@@ -345,7 +357,7 @@ def direct(request, tournament_id: int):
 def _can_start_now(event: Tournament) -> bool:
     if not services.allowed(event, "start"):
         return False
-    if event.status != Tournament.Status.RUNNING:
+    if not event.is_under_way:
         return True
     latest = services.current_round(event)
     return latest is not None and latest.status == Round.Status.SCHEDULED
@@ -399,11 +411,14 @@ def _direct_action(request, event: Tournament):
         if action == "start":
             services.do_start_now(tournament_id=pk, by=by)
             # Between rounds "Start now" starts the next round: say which, not "the event".
-            started = services.current_round(event) if event.status == Tournament.Status.RUNNING else None
+            started = services.current_round(event) if event.is_under_way else None
             if started is not None:
                 done = _("Round %(number)s is started.") % {"number": started.number}
             else:
                 done = _("The event is started.")
+        elif action == "publish-event":
+            services.do_publish_event(tournament_id=pk, by=by)
+            done = _("The event is published.")
         elif action in ("pause", "resume"):
             services.do_set_paused(tournament_id=pk, by=by, paused=action == "pause")
             done = _("The event is paused.") if action == "pause" else _("The event goes on.")
@@ -522,10 +537,25 @@ def _direct_action(request, event: Tournament):
             if user is None:
                 messages.error(request, _("There is no such player."))
                 return redirect("tournaments:direct", tournament_id=pk)
-            entrant = services.do_substitute_entrant(
-                tournament_id=pk, by=by, entrant_id=int(post.get("entrant") or 0), user=user
-            )
-            done = _("Player %(name)s takes the seat as a substitute.") % {"name": entrant}
+            if post.get("partner"):  # a pair event: "<entrant>-<user>", the partner replaced
+                entrant_id, replaces = (int(part) for part in post["partner"].split("-", 1))
+                pair = services.do_substitute_entrant(
+                    tournament_id=pk, by=by, entrant_id=entrant_id, user=user, replaces=replaces
+                ).pair
+                partner = next(member for member in pair.members if member.pk == replaces)
+                done = _("Player %(name)s replaces %(partner)s in the pair %(pair)s.") % {
+                    "name": user.get_username(),
+                    "partner": partner.get_username(),
+                    "pair": pair,
+                }
+            else:
+                entrant = services.do_substitute_entrant(
+                    tournament_id=pk, by=by, entrant_id=int(post.get("entrant") or 0), user=user
+                )
+                done = _("Player %(name)s takes the seat as a substitute.") % {"name": entrant}
+        elif action == "house-bot":
+            entrant = services.do_seat_house_bot(tournament_id=pk, by=by, entrant_id=int(post["entrant"]))
+            done = _("A house bot takes the seat of entrant %(name)s.") % {"name": entrant}
         elif action == "end-table":
             services.do_end_table_round(tournament_id=pk, round_table_id=int(post["round_table"]), by=by)
             done = _("The table's round is ended with the games played there.")

@@ -1,10 +1,12 @@
 """Signing up, playing as a guest, and a player's profile.
 
-Logging in and out are Django's own views (see urls.py).
+Logging in and out are Django's own views (see urls.py); logging in keeps its
+`next` to a path of this site, as signing up does.
 """
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -29,6 +31,14 @@ def _next_url(request, default: str = "games:home"):
     ):
         return url
     return default
+
+
+class LogInView(auth_views.LoginView):
+    template_name = "games/accounts/login.html"
+
+    def get_redirect_url(self):
+        # Django's check lets a relative "x" through, which would land on /login/x (a 404).
+        return _next_url(self.request, "")
 
 
 def sign_up(request):

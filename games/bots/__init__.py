@@ -61,10 +61,6 @@ LEGACY_LEVELS = {
 }
 ALIASES = {"heuristic": "medium"}
 
-# The level an abandoned seat's autopilot plays (medium or better, never search:
-# it must answer at once when a player's time has run out).
-AUTOPILOT_LEVEL = "medium"
-
 # (level id, English label) of the levels a table offers, weakest first: usable as Django choices.
 BOT_LEVELS = [(level, spec["label"]) for level, spec in LEVELS.items()]
 # The English label of every level name accepted, legacy names included.
@@ -119,7 +115,6 @@ def get_bot(level: str, seed=None, *, iterations: int | None = None, timed: bool
 
 __all__ = [
     "ALIASES",
-    "AUTOPILOT_LEVEL",
     "BOT_LEVELS",
     "BOT_NAMES",
     "LEGACY_LEVELS",

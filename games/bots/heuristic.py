@@ -32,6 +32,7 @@ import random
 
 from games.engine.actions import parse_action
 from games.engine.cards import BEATERS, DECK_LOWEST_RANK, RANK, RANK_VALUE, SUIT
+from games.engine.rules import PEREVODNOY
 
 TOP_RANK = RANK_VALUE["A"]
 
@@ -151,7 +152,7 @@ class HeuristicBot:
         defender = view["seats"][view["defender"]]
         known = defender["known"]
         fully_known = self._fully_known(defender)
-        transfers = view["rules"]["variant"] == "perevodnoy"
+        transfers = view["rules"]["variant"] == PEREVODNOY
         known_ranks = {RANK[c] for c in known}
         pair_bonus = p["pair_bonus_late"] if late else p["pair_bonus"]
         beaters = BEATERS[trump]

@@ -59,6 +59,7 @@ import time
 
 from games.engine import Game, deck
 from games.engine.cards import BEATERS
+from games.engine.rules import PEREVODNOY
 
 from .arena import next_seat
 from .endgame import LOSS, BudgetExceeded, Solver, is_endgame, solve
@@ -449,7 +450,7 @@ class DealSampler:
 def _transferrers(view: dict) -> list[int]:
     """Perevodnoy: the defenders this bout passed the defence on from (R22)."""
     table = view["table"]
-    if not table or view["rules"]["variant"] != "perevodnoy":
+    if not table or view["rules"]["variant"] != PEREVODNOY:
         return []
     seats = view["seats"]
     n = len(seats)

@@ -4,7 +4,10 @@ from dataclasses import dataclass, fields
 
 from .cards import DECK_PLAYER_LIMITS
 
-VARIANTS = ("podkidnoy", "perevodnoy")
+# The variants' names: the one list of them; games.choices.Variant gives them their labels.
+PODKIDNOY = "podkidnoy"
+PEREVODNOY = "perevodnoy"
+VARIANTS = (PODKIDNOY, PEREVODNOY)
 THROW_IN_MODES = ("all", "neighbours")
 
 HAND_SIZE = 6  # R4, R16
@@ -30,7 +33,7 @@ class Rules:
       before the stock is touched (T6).
     """
 
-    variant: str = "podkidnoy"
+    variant: str = PODKIDNOY
     players: int = 2
     partners: bool = False
     deck: int = 36
@@ -57,7 +60,7 @@ class Rules:
             raise ValueError(f"The first bout allows 5 or 6 attack cards, not {self.first_bout_limit}.")
         if self.throw_in not in THROW_IN_MODES:
             raise ValueError(f"Throw-in is by 'all' players or by the 'neighbours' only, not {self.throw_in!r}.")
-        if self.trump_show_transfer and self.variant != "perevodnoy":
+        if self.trump_show_transfer and self.variant != PEREVODNOY:
             raise ValueError("Transfer by showing a trump exists only in perevodnoy.")
         if self.trump_six_swap and self.deck == 24:
             raise ValueError(f"The trump six swap needs sixes, which a {self.deck}-card deck lacks.")
@@ -68,7 +71,7 @@ class Rules:
 
     @property
     def transfers(self) -> bool:
-        return self.variant == "perevodnoy"
+        return self.variant == PEREVODNOY
 
     def team_of(self, seat: int) -> int:
         """Teams alternate around the table (R2, T4); without partners a seat is its own team."""

@@ -2,9 +2,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.choices import Variant
 from games.display import bot_choices, default_bot_level, rule_error_text
 
-VARIANT_CHOICES = [("podkidnoy", _("Podkidnoy")), ("perevodnoy", _("Perevodnoy"))]
 PLAYER_CHOICES = [(n, str(n)) for n in range(2, 7)]
 DECK_CHOICES = [
     (24, _("24 cards (nines to aces)")),
@@ -23,7 +23,7 @@ VISIBILITY_CHOICES = [
 class NewTableForm(forms.Form):
     """Every option of engine.Rules, plus the table's timer, visibility, bots and rating."""
 
-    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="podkidnoy")
+    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices, initial=Variant.PODKIDNOY)
     players = forms.TypedChoiceField(label=_("Players"), choices=PLAYER_CHOICES, coerce=int, initial=2)
     partners = forms.BooleanField(
         label=_("Partners"),
@@ -124,7 +124,7 @@ TABLE_SIZE_CHOICES = [
 class PlayNowForm(forms.Form):
     """The "play now" form: the kind of game to wait for (the queue, games.services.matchmaking)."""
 
-    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="podkidnoy")
+    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices, initial=Variant.PODKIDNOY)
     size = forms.ChoiceField(label=_("Table"), choices=TABLE_SIZE_CHOICES, initial="2")
     rated = forms.BooleanField(label=_("Rated"), required=False)
 

@@ -9,7 +9,7 @@ import shlex
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from games import engine, permissions, positions, selectors
+from games import engine, extensions, permissions, positions, selectors
 from games.display import (
     action_text,
     bot_label,
@@ -22,7 +22,7 @@ from games.display import (
     variant_name,
 )
 from games.models import Game
-from games.services.play import counted_places
+from games.services.play import result_places
 
 POSITION_PARTIAL = "games/records/partials/position.html"
 
@@ -44,28 +44,28 @@ def _seat_names(game: Game) -> dict[int, dict]:
 
 def _result_rows(game: Game, names: dict) -> list[dict]:
     """One row per seat, in the order of the places that count (the table's result panel agrees)."""
-    players = game.rules.get("players") or len(names)
     seats = {number: info["seat"] for number, info in names.items()}
-    # (a record older than the stored counted place: the same rule, computed)
-    computed = counted_places(
-        {n: s.place for n, s in seats.items()}, {n for n, s in seats.items() if s.abandoned}, players
+    ranked = result_places(
+        {n: s.place for n, s in seats.items()},
+        {n: s.counted_place for n, s in seats.items()},  # (an older record has none: computed)
+        {n for n, s in seats.items() if s.abandoned},
+        game.rules.get("players") or len(names),
     )
     rows = []
-    for number, info in sorted(names.items()):
-        seat = info["seat"]
+    for row in ranked:
+        number = row["seat"]
+        seat = seats[number]
         css, words = outcome(game.result, number, seat.is_loser, seat.abandoned)
-        counted = seat.counted_place or computed[number]
         rows.append(
             {
-                **info,
+                **names[number],
                 "number": number,
                 "outcome": words,
                 "outcome_class": css,
-                "place": counted,
-                "played_place": seat.place if seat.place != counted else None,
+                "place": row["place"],
+                "played_place": row["played_place"],
             }
         )
-    rows.sort(key=lambda r: (r["place"] or 99, r["number"]))
     return rows
 
 
@@ -205,6 +205,9 @@ def game_record(request, game_id: int):
         return render(request, POSITION_PARTIAL, position)
     context.update(position)
     context["result_rows"] = _result_rows(game, names)
+    # What other apps add to the record (a review and its marks): games.extensions.
+    context["record_panels"] = extensions.record_panels(request, game)
+    marks = extensions.move_marks(request, game)
     context["move_rows"] = [
         {
             "step": i + 1,
@@ -212,6 +215,7 @@ def game_record(request, game_id: int):
             "text": texts[i],
             "source": m.get_source_display(),
             "source_code": m.source,
+            "mark": marks.get(i + 1, ""),
         }
         for i, m in enumerate(moves)
     ]

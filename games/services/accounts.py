@@ -30,7 +30,6 @@ STAFF_NAMES = frozenset(
     }
 )  # fmt: skip
 BOT_NAMES = frozenset({"bot", "bots", "бот", "боты"})
-RESERVED_NAMES = STAFF_NAMES | BOT_NAMES
 GUEST_NAME_RE = re.compile(r"^(?:guest|гость)\d*$")
 # A name that starts like a bot's ("Bot: Medium", "Бот: Сильный") is a bot's too.
 BOT_NAME_RE = re.compile(r"^(?:bots?|боты?):")

@@ -40,7 +40,7 @@ BOTS_AFTER_SECONDS = 20  # after this wait the page offers to fill the table wit
 TURN_SECONDS = 30  # a table of strangers always has a turn timer (T7)
 POLL_SECONDS = 2
 DEFAULT_BOT_LEVEL = "heuristic"
-VARIANTS = ("podkidnoy", "perevodnoy")
+VARIANTS = engine.VARIANTS
 
 
 class QueueRefused(TableRefused):

@@ -66,7 +66,7 @@ def table_changed(table_id: int, events: list | None = None, lobby: bool = True,
 
     The message's `key` names this one snapshot: the sockets of a process that get
     the message render the part every seat sees alike once, under that key
-    (`games.table.rendering.shared_state`)."""
+    (`games.table.rendering.shared_regions_of`)."""
     if snapshot is None:
         from games.selectors import table_snapshot
 

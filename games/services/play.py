@@ -35,6 +35,7 @@ from games.positions import position_of
 from . import notify
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
+# Medium, never a searching level: the autopilot answers at once when a player's time has run out.
 AUTOPILOT_BOT_LEVEL = "heuristic"
 BOT_PAUSE_SECONDS = (0.7, 1.6)  # a bot thinks about as long as a quick human (settings.BOT_PAUSE_SECONDS)
 
@@ -245,7 +246,9 @@ class _Prepared:
     the models' `_meta`, then re-run with the looked-up value as its only parameter.
 
     Every move runs the same two reads, and building their SQL through a QuerySet
-    (joins, FOR UPDATE) costs more than running them. The statement is the one
+    (joins, FOR UPDATE) costs more than running them: with the ORM's reads and
+    writes a move costs about 1.2 ms more CPU, 2.4 times as much (docs/benchmarks.md,
+    "The move path: ORM or prepared statements"). The statement is the one
     `select_related` would send: the model's columns, then those of each row in
     `joins` (INNER JOIN for a required foreign key, else LEFT), and, with `lock`,
     the database's FOR UPDATE OF the model's row (where it has FOR UPDATE: SQLite
@@ -550,6 +553,27 @@ def counted_places(places: dict, abandoned: set, players: int) -> dict:
         else:
             counted[seat] = None
     return counted
+
+
+def result_places(places: dict, counted: dict, abandoned: set, players: int) -> list[dict]:
+    """A finished game's result, one row per seat of `places` (seat -> the place its cards
+    reached), ranked as it counts: by the counted place (`counted`, as `_finish` stored it;
+    by `counted_places` when one is missing), then by the place reached, then by seat.
+    Row: seat, place (the one that counts), played_place (the place reached, where it
+    differs), abandoned. The table's result panel and the record page both show these."""
+    if any(counted.get(seat) is None for seat in places):
+        counted = counted_places(places, abandoned, players)
+    rows = [
+        {
+            "seat": seat,
+            "place": counted.get(seat),
+            "played_place": place if place != counted.get(seat) else None,
+            "abandoned": seat in abandoned,
+        }
+        for seat, place in places.items()
+    ]
+    rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0, places[r["seat"]] or 0, r["seat"]))
+    return rows
 
 
 def _finish(game: Game, position: engine.Game, seats: dict, now) -> None:

@@ -13,9 +13,10 @@ Client → server frames (JSON objects):
         socket's seat, table and current game.
     {"chat": "hello"}
 Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
-`games.table.rendering`): `#table-state` + `#table-log` after every change
-(the part of `#table-state` every seat sees alike rendered once per change,
-process and language: `rendering.shared_state`),
+`games.table.rendering`): the whole `#table-state` + `#table-log` on connect and
+re-sync; after a change only the regions of the state that changed for this
+viewer, `#table-meta` and the new log lines (the regions every seat sees alike
+rendered once per change, process and language: `rendering.shared_regions_of`),
 `#table-error` after every frame (empty when accepted: then it comes in the
 same frame as the state that shows the move), and chat lines
 appended to `#chat-messages` (on connect: the whole recent chat).
@@ -103,6 +104,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.answer_for = None  # (game id, move count) whose state frame carries an accepted action's answer
         self.answer_timer = None
         self.log_memo = {}  # this socket's formatted log lines (presenters.log.log_lines)
+        self.view = rendering.LiveView(self.language, self.csrf_token)  # what this socket has sent
         # Join first, then read: a change committed meanwhile arrives as a message.
         await self.channel_layer.group_add(self.group, self.channel_name)
         loaded = await database_sync_to_async(self._load)()
@@ -270,13 +272,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat = permissions.viewer_seat(snapshot, self.user_id)
 
     async def _send_state(self, extra: str = "", key=None):
-        """This socket's state and log. After a group message (`key`), the part every
-        seat sees alike is rendered once per process and language (the first socket
-        to get the message renders it from the spectator's view); this socket adds
-        its own regions. On connect and re-sync: its whole fragment (the same HTML)."""
+        """This socket's state and log. After a group message (`key`) only what changed
+        for this viewer (`rendering.LiveView.update`; the regions every seat sees alike
+        rendered once per process and language). On connect and re-sync: the whole of it."""
         await _fetched_before_render(key, self.snapshot)
         with translation.override(self.language):
-            shared = rendering.shared_state_of(self.snapshot, self.language, key) if key is not None else None
+            shared = rendering.shared_regions_of(self.snapshot, self.language, key) if key is not None else None
             context = presenters.table_context(
                 self.snapshot,
                 self.seat,
@@ -285,10 +286,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 log_memo=self.log_memo,
                 spectator=shared.context if shared else None,
             )
-            if shared is None:
-                html = rendering.live_fragments(context, self.language, self.csrf_token)
-            else:
-                html = rendering.seat_fragments(shared, context, self.language, self.csrf_token)
+            html = self.view.full(context) if shared is None else self.view.update(context, shared)
         await self.send(text_data=html + extra)
 
     # An accepted action is answered by an empty `#table-error` (it clears the last

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import permissions, positions, selectors, signals
 
-from . import presenters
+from . import presenters, rendering
 
 
 def table(request, table_id: int):
@@ -18,7 +18,7 @@ def table(request, table_id: int):
     game = snapshot.get("game")
     # The log of exactly the moves the snapshot counts: one picture of the table.
     events, _moves = positions.recent_events(game["id"] if game else None, upto=game["move_count"] if game else None)
-    context = presenters.table_context(snapshot, seat, events, viewer_id=user_id)
+    context = rendering.decorated(presenters.table_context(snapshot, seat, events, viewer_id=user_id))
     context["chat_messages"] = selectors.recent_chat(table_id)
     context["page_notes"], context["page_title"] = _page_notes(table_id, request)
     context["can_chat"] = user_id is not None

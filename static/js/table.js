@@ -12,6 +12,17 @@
 
   function state() { return document.getElementById("table-state"); }
 
+  // An update swaps only the regions that changed, and #table-meta: its turn classes and
+  // data (the move count, the seat) go onto #table-state, before the other listeners look.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var st = state();
+    var meta = document.getElementById("table-meta");
+    if (!st || !meta) { return; }
+    st.classList.toggle("my-turn", meta.classList.contains("my-turn"));
+    st.classList.toggle("over", meta.classList.contains("over"));
+    Object.keys(meta.dataset).forEach(function (name) { st.dataset[name] = meta.dataset[name]; });
+  });
+
   // False while the socket is down: a click then is not sent, nor queued for later.
   var online = false;
 

@@ -1,4 +1,4 @@
-"""The framework floor of `bench_tables` (games.bench.floor), in-process: an action
+"""The framework floor of `bench_tables` (bench.floor), in-process: an action
 costs one counted transaction and reaches every seat of its table, in a frame the
 benchmark's client reads as it reads the site's."""
 
@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
-from games.bench import floor
-from games.bench.tables import STATE_RE
+from bench import floor
+from bench.tables import STATE_RE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from games.bots import (
-    AUTOPILOT_LEVEL,
     BOT_LEVELS,
     BOT_NAMES,
     LEVELS,
@@ -131,12 +130,6 @@ def test_the_first_level_names_still_work():
     assert isinstance(get_bot("heuristic"), HeuristicBot)
     assert canonical_level("heuristic") == "medium" and canonical_level("hard") == "hard"
     assert BOT_NAMES["heuristic"] == BOT_NAMES["medium"]
-
-
-def test_autopilot_plays_medium_or_better_and_answers_at_once():
-    levels = list(LEVELS)
-    assert levels.index(canonical_level(AUTOPILOT_LEVEL)) >= levels.index("medium")
-    assert not isinstance(get_bot(AUTOPILOT_LEVEL), SearchBot)
 
 
 def test_expert_thinks_longer_than_hard():

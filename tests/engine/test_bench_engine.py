@@ -5,7 +5,7 @@ import re
 
 from django.core.management import call_command
 
-from games.bench.engine import TABLES, run
+from bench.engine import TABLES, run
 
 NUMBER = r"\d+(?:\.\d+)?"
 

@@ -242,7 +242,7 @@ def test_a_rated_table_shows_ratings_and_the_chances_before_the_first_move(seaso
     cache.clear()
     table = _rated_table([anna, boris], start=True)
     render = _state(table, anna)
-    with django_assert_num_queries(6):  # the ratings (one query), the chances (five, once per game)
+    with django_assert_num_queries(5):  # the ratings (one query), the chances (four, once per game)
         html = render()
     number = selectors.rating_of(anna.pk, "podkidnoy")
     assert f'<span class="rating-badge" title="Рейтинг">{number}</span>' in html  # anna's own panel
@@ -301,20 +301,3 @@ def test_the_rating_history_links_public_records_and_a_private_tables_game_is_in
     player = client.get(url).content.decode()
     assert reverse("games:game-record", args=[public.pk]) in player
     assert reverse("games:game-record", args=[private.pk]) not in player
-
-
-def test_a_seat_panel_with_a_rating_renders_the_same_fast_and_through_its_template(season):
-    from games.templatetags import table_cards
-    from ratings.templatetags.ratings import with_ratings
-
-    anna, boris = season[0], season[1]
-    table = _rated_table([anna, boris], start=True)
-    from games import selectors as game_selectors
-    from games.table import presenters
-
-    context = presenters.table_context(game_selectors.table_snapshot(table.pk), 0, [], viewer_id=anna.pk)
-    shown = selectors.ratings_for([anna.pk, boris.pk], "podkidnoy")
-    for panel in with_ratings(context["panels"], shown):
-        assert panel["rating"] == shown[panel["user_id"]]
-        fast = table_cards.render_seat(panel)
-        assert fast == table_cards.render_template_seat(panel) and 'class="rating-badge"' in fast

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings import study
+from bench import study
 
 # ------------------------------------------------------------------ metrics
 

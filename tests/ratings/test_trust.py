@@ -12,12 +12,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django_celery_beat.models import PeriodicTask
 
+from bench import study
 from games import bots, engine, positions
 from games.errors import Refusal
 from games.models import Game, GameSeat, Table
 from games.services import play
 from games.services import tables as table_services
-from ratings import model, services, study, tasks
+from ratings import model, services, tasks
 from ratings.ledger import GameRow, Ledger, SeatRow
 from ratings.models import RatedGame, Rating, RatingChange
 from tests.ratings.helpers import finished_game, people

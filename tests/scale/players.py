@@ -8,7 +8,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from games.bench.loadtest import Browser, Seat, new_player
+from bench.loadtest import Browser, Seat, new_player
 
 FRAME_TIMEOUT = 15.0
 MAX_MOVES = 600

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from games.bench.loadtest import new_table
+from bench.loadtest import new_table
 from tests.scale.players import FRAME_TIMEOUT, Person, Play, answer_to, choose, wait_until
 from tests.scale.test_processes import assert_log_is, start_site
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from bench.loadtest import LoadFailed, Options, check_logs, legal_actions
 from games import engine
-from games.bench.loadtest import LoadFailed, Options, check_logs, legal_actions
 from games.models import Game, Move
 from games.services import play
 from tests.support import games as support

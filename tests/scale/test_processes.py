@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 import pytest
 from websockets.asyncio.client import connect
 
-from games.bench.loadtest import new_table
+from bench.loadtest import new_table
 from tests.scale.players import FRAME_TIMEOUT, Person, Play, wait_until
 
 pytestmark = [pytest.mark.asyncio]

@@ -1,5 +1,5 @@
 """`manage.py bench_tables` keeps working: a tiny run against a real daphne, and the
-framework floor (games.bench.floor) beside it in the same run unless `--no-floor`."""
+framework floor (bench.floor) beside it in the same run unless `--no-floor`."""
 
 import json
 import subprocess

@@ -435,14 +435,17 @@ def test_every_action_refuses_what_its_status_does_not_allow(status, director):
         "finish": lambda: services.do_finish_event(tournament_id=event.pk, by=director),
     }
     expected = {
+        "draft": "Событие — черновик: сначала опубликуйте его (или удалите).",
         "scheduled": "Событие ещё не началось.",
         "registration": "Событие ещё не началось.",
         "checkin": "Событие ещё не началось.",
         "running": "Событие идёт: сейчас это невозможно.",
+        "paused": "Событие приостановлено: сначала продолжите его.",
         "finished": "Событие завершено: сначала откройте его снова.",
         "cancelled": "Событие отменено: сначала откройте его снова.",
     }
     own = {
+        "pause": "Приостановить можно только идущее событие.",
         "reopen": "Снова открыть можно только отменённое или завершённое событие.",
         "finish": "Завершить можно только идущее событие.",
     }
@@ -461,8 +464,9 @@ def test_every_director_action_answers_with_a_message(client, director):
     client.force_login(director)
     url = direct_url(event)
     for data, message in [
-        ({"action": "pause"}, "Событие приостановлено."),
-        ({"action": "resume"}, "Событие продолжается."),
+        # (not started: pause and resume refuse, and say why; test_state_machine pauses a running one)
+        ({"action": "pause"}, "Приостановить можно только идущее событие."),
+        ({"action": "resume"}, "Продолжить можно только приостановленное событие."),
         ({"action": "announce", "text": "Начинаем в семь"}, "Объявление отправлено."),
         ({"action": "late", "username": users[0].username.upper()}, f"Участник {users[0].username} добавлен."),
         ({"action": "late", "username": "нет-такого"}, "Такого игрока нет."),

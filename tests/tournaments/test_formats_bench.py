@@ -7,7 +7,7 @@ from itertools import combinations
 
 from django.core.management import call_command
 
-from tournaments.formats.bench import run
+from bench.pairing import run
 
 
 def test_bench_pairing_prints_seconds_and_repeats_and_writes_json_that_recounts(tmp_path):

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: Every code that can appear in ``Seating.flags``, with an English description.
-#: The codes are stable ids: the event app shows them with its own translated text.
-FLAGS = {
-    "bye": "sits out this round",
-    "bye_again": "sits out this round although it has sat out before",
-    "pulled_up": "seated at a table of higher scores than its own",
-    "pulled_down": "seated at a table of lower scores than its own",
-    "repeat": "meets a table-mate it has met before",
-}
+#: Every code that can appear in ``Seating.flags``: stable ids, which the event app
+#: words in one place (``tournaments.selectors.FLAG_TEXTS``, translated). ``bye``: sits
+#: out this round (``bye_again``: again); ``pulled_up`` / ``pulled_down``: seated at a
+#: table of higher / lower scores than its own; ``repeat``: meets a table-mate again.
+FLAGS = frozenset({"bye", "bye_again", "pulled_up", "pulled_down", "repeat"})
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from .director import (
     LIVE,
     STATUS_REFUSALS,
     TRANSITIONS,
+    UNDER_WAY,
     allowed,
     can_direct,
     do_announce,
@@ -61,6 +62,7 @@ from .lifecycle import (
     do_cancel_event,
     do_delete_event,
     do_finish_event,
+    do_publish_event,
     do_record_game,
     do_reopen_event,
     do_retry_stuck_step,
@@ -72,7 +74,7 @@ from .lifecycle import (
     note_failure,
     retry_pause,
 )
-from .live_seating import do_reseat_started_round, do_substitute_entrant
+from .live_seating import do_reseat_started_round, do_seat_house_bot, do_substitute_entrant
 from .pairs import do_answer_invitation, do_dissolve_pair, do_invite_partner
 from .results import (
     MOST_POINTS,
@@ -150,6 +152,7 @@ __all__ = [
     "do_reseat_round",
     "do_reseat_started_round",
     "do_substitute_entrant",
+    "do_seat_house_bot",
     "REQUESTED_BYE_SHARE",
     "requested_bye_points",
     "MOST_POINTS",
@@ -166,6 +169,7 @@ __all__ = [
     "do_cancel_event",
     "do_reopen_event",
     "do_finish_event",
+    "do_publish_event",
     "do_delete_event",
     "due_event_ids",
     "RETRY_FIRST",
@@ -179,6 +183,7 @@ __all__ = [
     "DIRECTORS_GROUP",
     "BEFORE_START",
     "LIVE",
+    "UNDER_WAY",
     "STATUS_REFUSALS",
     "ACTION_REFUSALS",
     "allowed",

@@ -34,43 +34,57 @@ def _director(user) -> None:
 
 _S = Tournament.Status
 BEFORE_START = frozenset({_S.SCHEDULED, _S.REGISTRATION, _S.CHECKIN})
-LIVE = BEFORE_START | {_S.RUNNING}
+UNDER_WAY = frozenset(Tournament.UNDER_WAY)
+LIVE = BEFORE_START | UNDER_WAY
 
 
-# The event's life in one place: each director action and the statuses it may act from.
-# (Paused is the `paused` flag of a live event; the sweep moves scheduled -> registration
-# -> check-in -> running -> finished, or cancels an event nobody can play.)
+# The event's life as one state machine: each director action and the statuses it may act
+# from. Besides these, time moves it (lifecycle._advance): scheduled -> registration ->
+# check-in -> running -> finished, or cancelled when too few entrants are there at the start;
+# a draft waits for its director. The director's own moves:
+#   draft -publish-> scheduled (or registration, when its time has come)
+#   scheduled, registration, check-in -start-> running
+#   running -pause-> paused -resume-> running (or -start-> running, with the next round)
+#   live -cancel-> cancelled; running, paused -finish-> finished
+#   cancelled, finished -reopen-> running (or back before the start, if it never started)
+#   draft, before the start, cancelled -delete-> (gone), if it never started
 TRANSITIONS: dict[str, frozenset] = {
-    "start": LIVE,  # the event, or between rounds the next round
-    "pause": LIVE,
-    "resume": LIVE,
-    "edit": BEFORE_START | {_S.CANCELLED},  # a cancelled event gets a new time before it is reopened
+    "publish": frozenset({_S.DRAFT}),
+    "start": LIVE,  # the event, or between rounds the next round (a paused event resumes)
+    "pause": frozenset({_S.RUNNING}),
+    "resume": frozenset({_S.PAUSED}),
+    "edit": BEFORE_START | {_S.DRAFT, _S.CANCELLED},  # a cancelled event gets a new time before it is reopened
     "late": LIVE,
     "withdraw": LIVE,
     "reinstate": LIVE,
     "checkin": LIVE,
     "reseat": LIVE,
     "announce": LIVE,
-    "correct": frozenset({_S.RUNNING}),  # a finished event is reopened first
+    "correct": UNDER_WAY,  # a finished event is reopened first
     "cancel": LIVE,
     "reopen": frozenset({_S.CANCELLED, _S.FINISHED}),
-    "finish": frozenset({_S.RUNNING}),  # a reopened event, once its corrections are made
-    "delete": BEFORE_START | {_S.CANCELLED},  # and only if it never started
+    "finish": UNDER_WAY,  # a reopened event, once its corrections are made
+    "delete": BEFORE_START | {_S.DRAFT, _S.CANCELLED},  # and only if it never started
 }
 
 
 # Why an action is refused from a status (an action's own reason first).
 STATUS_REFUSALS = {
+    _S.DRAFT: _("The event is a draft: publish it first (or delete it)."),
     _S.SCHEDULED: _("The event has not started yet."),
     _S.REGISTRATION: _("The event has not started yet."),
     _S.CHECKIN: _("The event has not started yet."),
     _S.RUNNING: _("The event is under way: this is not possible now."),
+    _S.PAUSED: _("The event is paused: resume it first."),
     _S.FINISHED: _("The event is finished: reopen it first."),
     _S.CANCELLED: _("The event is cancelled: reopen it first."),
 }
 
 
 ACTION_REFUSALS = {
+    "publish": _("Only a draft can be published."),
+    "pause": _("Only a running event can be paused."),
+    "resume": _("Only a paused event can be resumed."),
     "reopen": _("Only a cancelled or finished event can be reopened."),
     "delete": _("Only an event that never started can be deleted."),
     "finish": _("Only a running event can be finished."),

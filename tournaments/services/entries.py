@@ -22,10 +22,13 @@ from ..models import Entrant, Pair, Round, Tournament
 from .base import _is_knockout, _locked_event, current_round
 from .director import BEFORE_START, LIVE, _allow, _director, _log, _name
 
+# No entries, no check-in: a draft (not published), an event under way (running or paused), one over.
+CLOSED = (Tournament.Status.DRAFT, *Tournament.UNDER_WAY, Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+
 
 def registration_open(event: Tournament, now=None) -> bool:
     now = now or timezone.now()
-    if event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+    if event.status in CLOSED:
         return False
     if event.registration_opens and event.registration_opens > now:
         return False
@@ -34,7 +37,7 @@ def registration_open(event: Tournament, now=None) -> bool:
 
 def checkin_open(event: Tournament, now=None) -> bool:
     now = now or timezone.now()
-    if event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+    if event.status in CLOSED:
         return False
     if not event.checkin_opens or event.checkin_opens > now:
         return False
@@ -94,7 +97,7 @@ def expected_duration(event: Tournament) -> timedelta:
 
 def _span(event: Tournament, now) -> tuple:
     end = event.starts_at + expected_duration(event)
-    if event.status == Tournament.Status.RUNNING:
+    if event.is_under_way:
         end = max(end, now)
     return event.starts_at, end
 
@@ -202,7 +205,7 @@ def do_unregister(*, tournament_id: int, user) -> Entrant:
         entrant = _entry_of(event, user)
         if entrant is None:
             raise TournamentRefused(_("You are not entered in this event."))
-        if event.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        if event.status in (*Tournament.UNDER_WAY, Tournament.Status.FINISHED):
             raise TournamentRefused(_("The event has started: ask the director to withdraw you."))
         entrant.delete()
         _promote_waiting(event)
@@ -269,9 +272,9 @@ def do_add_late_entrant(*, tournament_id: int, by, user, pair_id: int | None = N
     with transaction.atomic():
         event = _locked_event(tournament_id)
         _allow(event, "late")
-        if event.format != Tournament.Format.SWISS and event.status == Tournament.Status.RUNNING:
+        if event.format != Tournament.Format.SWISS and event.is_under_way:
             raise TournamentRefused(_("Late entries join Swiss events only."))
-        entrant = _new_entrant(event, user, pair_id, late=event.status == Tournament.Status.RUNNING)
+        entrant = _new_entrant(event, user, pair_id, late=event.is_under_way)
         latest = current_round(event)
         if latest is None:
             entrant.joined_round = 1
@@ -321,7 +324,7 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
         _allow(event, "reinstate")
         if entrant.state not in (Entrant.State.WITHDRAWN, Entrant.State.DISQUALIFIED):
             raise TournamentRefused(_("Only a withdrawn or disqualified entrant can be reinstated."))
-        if _is_knockout(event) and event.status == Tournament.Status.RUNNING:
+        if _is_knockout(event) and event.is_under_way:
             raise TournamentRefused(_("A knockout under way cannot take an entrant back into its bracket."))
         if event.status in BEFORE_START and is_full(event):
             raise TournamentRefused(_("The event is full: there is no place to reinstate the entrant."))

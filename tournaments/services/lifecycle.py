@@ -1,5 +1,6 @@
-"""The event's life: its windows and rounds moved on by time, the director's start, pause,
-cancel, reopen, finish and delete, the sweep and its steps, and steps that keep failing.
+"""The event's life: its windows and rounds moved on by time, the director's publish (of a
+draft), start, pause and resume (statuses of their own: director.TRANSITIONS), cancel, reopen,
+finish and delete, the sweep and its steps, and steps that keep failing.
 
 `do_advance_event` (every nudge) and `do_sweep_event` (the periodic sweep) run the event's
 own move under its lock, then each finished game's results and each table's next deal in a
@@ -18,9 +19,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import selectors as game_records
+from games.choices import GameStatus
 from games.services import tables as game_tables
 
-from .. import game_records, notify, standings
+from .. import notify, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import results, seating, setup
@@ -69,8 +72,8 @@ def _advance_steps(tournament_id: int, now, hold) -> tuple[list[str], list[StepF
 
 def _advance(event: Tournament, now) -> list[str]:
     done: list[str] = []
-    if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-        return done
+    if event.status in (Tournament.Status.DRAFT, Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return done  # (a draft waits for its director to publish it)
     fields = []
     if event.registration_opened_at is None and (event.registration_opens is None or event.registration_opens <= now):
         event.registration_opened_at = now
@@ -94,15 +97,15 @@ def _advance(event: Tournament, now) -> list[str]:
         done.append("check-in closed")
     if fields:
         event.save(update_fields=sorted(set(fields)))
-    if "check-in closed" in done and event.status != Tournament.Status.RUNNING and not event.paused:
+    if "check-in closed" in done and not event.is_under_way:
         first, _created = Round.objects.get_or_create(
             tournament=event, number=1, defaults={"starts_at": event.starts_at}
         )
         if first.status == Round.Status.SCHEDULED and not first.seated_by_director:
             seating._draft(event, first)
             done.append("round 1 drafted")
-    if event.paused:
-        return done
+    if event.status == Tournament.Status.PAUSED:
+        return done  # no round starts; the round being played goes on (after this transaction)
     if event.status != Tournament.Status.RUNNING:
         if event.starts_at <= now:
             done += _start_round(event, 1, now)
@@ -116,12 +119,15 @@ def _advance(event: Tournament, now) -> list[str]:
     return done
 
 
+OVER = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+
+
 def do_start_round(*, tournament_id: int, number: int, now=None) -> list[str]:
     """Start round `number` now if it is the next one; a repeat does nothing."""
     now = now or timezone.now()
     with transaction.atomic():
         event = _locked_event(tournament_id)
-        if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        if event.status in (Tournament.Status.DRAFT, Tournament.Status.PAUSED, *OVER):
             return []
         done = _start_round(event, number, now)
     notify.event_changed_on_commit(tournament_id)
@@ -244,7 +250,7 @@ def do_record_game(*, game_id: int, now=None) -> list[str]:
 
 def _playing_round(tournament_id: int) -> tuple[Tournament, Round] | tuple[None, None]:
     event = Tournament.objects.filter(pk=tournament_id).first()
-    if event is None or event.status != Tournament.Status.RUNNING:
+    if event is None or not event.is_under_way:
         return None, None
     round_ = current_round(event)
     if round_ is None or round_.status != Round.Status.PLAYING:
@@ -265,7 +271,7 @@ def _record_finished_games(tournament_id: int, now, failures: list, hold=frozens
     recorded = results._recorded_games(round_, latest.values())
     for rt in open_tables:
         row = latest.get(rt.table_id)
-        if row and row["status"] == "finished" and row["pk"] not in recorded:
+        if row and row["status"] == GameStatus.FINISHED and row["pk"] not in recorded:
             if (StuckStep.Step.RECORD, rt.pk) in hold:
                 continue
             game = game_records.finished_game(row["pk"])
@@ -293,7 +299,7 @@ def _deal_due_games(tournament_id: int, now, failures: list, hold=frozenset()) -
     recorded = results._recorded_games(round_, latest.values())
     for rt in open_tables:
         row = latest.get(rt.table_id)
-        if row is not None and (row["status"] != "finished" or row["pk"] not in recorded):
+        if row is not None and (row["status"] != GameStatus.FINISHED or row["pk"] not in recorded):
             continue
         if (StuckStep.Step.DEAL, rt.pk) in hold:
             continue
@@ -311,7 +317,7 @@ def do_start_now(*, tournament_id: int, by) -> list[str]:
     with transaction.atomic():
         event = _locked_event(tournament_id)
         _allow(event, "start")
-        if event.status != Tournament.Status.RUNNING:
+        if not event.is_under_way:
             count = len(seating._eligible(event, 1))
             if count < 2:
                 # Starting would cancel the event: refuse, and say why.
@@ -331,25 +337,49 @@ def do_start_now(*, tournament_id: int, by) -> list[str]:
                 raise TournamentRefused(_("No round is waiting to start: wait until the round being played ends."))
             latest.starts_at = now
             latest.save(update_fields=["starts_at"])
-        if event.paused:
-            event.paused = False
-            event.save(update_fields=["paused"])
+        if event.status == Tournament.Status.PAUSED:  # starting the next round ends the pause
+            event.status = Tournament.Status.RUNNING
+            event.paused_at = None
+            event.save(update_fields=["status", "paused_at"])
         _log(event, by, "start")
     return do_advance_event(tournament_id=tournament_id, now=now)
 
 
 def do_set_paused(*, tournament_id: int, by, paused: bool) -> Tournament:
-    """Pause: no round starts until the director resumes; the round being played goes on."""
+    """Pause (running -> paused): no round starts until the director resumes (paused ->
+    running); the round being played goes on, and may end the event if it is the last."""
     _director(by)
     with transaction.atomic():
         event = _locked_event(tournament_id)
         _allow(event, "pause" if paused else "resume")
-        if event.paused == paused:
-            return event
-        event.paused = paused
+        event.status = Tournament.Status.PAUSED if paused else Tournament.Status.RUNNING
         event.paused_at = timezone.now() if paused else None
-        event.save(update_fields=["paused", "paused_at"])
+        event.save(update_fields=["status", "paused_at"])
         _log(event, by, "pause" if paused else "resume")
+    notify.event_changed_on_commit(tournament_id)
+    return event
+
+
+def do_publish_event(*, tournament_id: int, by) -> Tournament:
+    """A draft goes public (draft -> scheduled): listed, and from its registration time open to
+    entries; when that time has come (or it has none) registration opens at once. A start
+    already past is refused: the sweep would cancel the event at once for want of entrants."""
+    _director(by)
+    now = timezone.now()
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "publish")
+        if event.starts_at < setup.next_minute():
+            raise TournamentRefused(_("Set a start time in the future first (in the setup), then publish."))
+        event.status = Tournament.Status.SCHEDULED
+        fields = ["status"]
+        if event.registration_opens is None or event.registration_opens <= now:
+            event.status = Tournament.Status.REGISTRATION
+            event.registration_opened_at = now
+            fields.append("registration_opened_at")
+        event.save(update_fields=fields)
+        _log(event, by, "publish", before=Tournament.Status.DRAFT, after=event.status)
+    setup.schedule_nudges_on_commit(tournament_id)
     notify.event_changed_on_commit(tournament_id)
     return event
 
@@ -413,12 +443,13 @@ def do_finish_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
     with transaction.atomic():
         event = _locked_event(tournament_id)
         _allow(event, "finish")
+        before = event.status
         if event.round_set.filter(status=Round.Status.PLAYING).exists():
             raise TournamentRefused(_("A round is being played: wait until it ends."))
         event.round_set.filter(status=Round.Status.SCHEDULED).delete()
         event.ratings_nudged_at = None  # the ratings follow the event's final results
         results._finish_event(event, now)
-        _log(event, by, "finish", reason, before=Tournament.Status.RUNNING, after=event.status)
+        _log(event, by, "finish", reason, before=before, after=event.status)
     notify.event_changed_on_commit(tournament_id)
     return event
 
@@ -440,9 +471,9 @@ def do_delete_event(*, tournament_id: int, by) -> str:
 def due_event_ids(now=None) -> list[int]:
     """Events with something due (for the sweep): not over, and a time passed or a round on."""
     now = now or timezone.now()
-    live = Tournament.objects.exclude(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+    live = Tournament.objects.exclude(status__in=[Tournament.Status.DRAFT, *OVER])
     due = live.filter(
-        Q(status=Tournament.Status.RUNNING)
+        Q(status__in=Tournament.UNDER_WAY)
         | Q(starts_at__lte=now)
         | Q(registration_opened_at__isnull=True, registration_opens__isnull=True)
         | Q(registration_opened_at__isnull=True, registration_opens__lte=now)

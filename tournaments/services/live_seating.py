@@ -1,38 +1,47 @@
-"""The director's seating of a round under way: tables not yet begun seated again, a substitute.
+"""The director's seating of a round under way: tables not yet begun seated again, a
+substitute, a house bot.
 
 While a round is played, a table at which no move has been made yet (its first game
 dealt, untouched) may still be changed: `do_reseat_started_round` seats the entrants
 of such tables anew, `do_substitute_entrant` puts a player from outside the event in
-an entrant's seat (he becomes a late entrant; the one replaced is withdrawn). Either
-way the old game tables are closed without a result
+an entrant's seat (in a singles event he becomes a late entrant and the one replaced
+is withdrawn; in a pair event he plays for the pair at that table this round, and the
+results stay the pair's). Either way the old game tables are closed without a result
 (`games.services.event_tables.do_close_unstarted_table`) and new ones are opened
 as at the round's start (`lifecycle.open_round_tables`).
+
+`do_seat_house_bot` puts a house bot in an absent entrant's seat, at a table not begun
+or in a stuck game, where the event allows house bots (`Tournament.house_bots_allowed`).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import TableRefused
+from games.errors import MoveRefused, TableRefused
 from games.services import event_tables
+from games.services import tables as game_tables
 
 from .. import notify
 from ..errors import TournamentRefused
-from ..models import Entrant, Round, RoundTable, Tournament
+from ..models import Entrant, Result, Round, RoundTable, Tournament
 from ..selectors import unbegun_tables
 from .base import _locked_event, current_round
 from .director import _allow, _director, _log
-from .entries import _name, _new_entrant
+from .entries import _name, _new_entrant, _refuse_overlap
 from .lifecycle import open_round_tables
+from .seating import _seat_users
+from .setup import rules_of
 
 SUBSTITUTED = "substituted"
 
 
 def _playing_round(event: Tournament) -> Round:
     round_ = current_round(event)
-    if event.status != Tournament.Status.RUNNING or round_ is None or round_.status != Round.Status.PLAYING:
+    if not event.is_under_way or round_ is None or round_.status != Round.Status.PLAYING:
         raise TournamentRefused(_("No round is being played now."))
     return Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
 
@@ -81,10 +90,16 @@ def do_reseat_started_round(*, tournament_id: int, by, numbers: list[int], table
     return round_
 
 
-def do_substitute_entrant(*, tournament_id: int, by, entrant_id: int, user) -> Entrant:
+def do_substitute_entrant(*, tournament_id: int, by, entrant_id: int, user, replaces: int | None = None) -> Entrant:
     """Before play begins at his table, `user` (not in the event) takes the entrant's seat:
-    he is a new, late entrant from this round on; the one replaced is withdrawn."""
+    he is a new, late entrant from this round on; the one replaced is withdrawn.
+    In a pair event he takes the seat of the partner `replaces` (a user id) instead
+    (`_substitute_partner`)."""
     _director(by)
+    if replaces is not None or _is_pairs(tournament_id):
+        return _substitute_partner(
+            tournament_id=tournament_id, by=by, entrant_id=entrant_id, user=user, replaces=replaces
+        )
     with transaction.atomic():
         event = _locked_event(tournament_id)
         _allow(event, "withdraw")
@@ -119,3 +134,131 @@ def do_substitute_entrant(*, tournament_id: int, by, entrant_id: int, user) -> E
     notify.seats_on_commit(tournament_id, round_.number, seated)
     notify.event_changed_on_commit(tournament_id)
     return new
+
+
+def _is_pairs(tournament_id: int) -> bool:
+    return Tournament.objects.filter(pk=tournament_id, kind=Tournament.Kind.PAIRS).exists()
+
+
+def _seat_of_round(event: Tournament, round_: Round, entrant_id: int) -> tuple[Entrant, RoundTable]:
+    """The active entrant and his table in the round being played (refused otherwise)."""
+    entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
+    if entrant is None or not entrant.is_active:
+        raise TournamentRefused(_("There is no such entrant in this event."))
+    rt = next((t for t in round_.tables.select_for_update(of=("self",)) if entrant_id in t.entrants), None)
+    if rt is None:
+        raise TournamentRefused(_("This entrant has no seat in the round being played."))
+    return entrant, rt
+
+
+def _substitute_partner(*, tournament_id: int, by, entrant_id: int, user, replaces: int | None) -> Entrant:
+    """A pair event: before play begins at the pair's table, `user` takes the seat of its
+    partner `replaces` for the games of this round at that table. The pair stays the
+    entrant: its results are the pair's, and the next round it plays as registered.
+    The substitute is a player not in this event and not entered in an event whose
+    time overlaps it (he would be seated twice)."""
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "withdraw")
+        if not event.is_pairs:
+            raise TournamentRefused(_("Only in a pair event does a substitute replace one partner of a pair."))
+        round_ = _playing_round(event)
+        pair_entrant, rt = _seat_of_round(event, round_, entrant_id)
+        pair = pair_entrant.pair
+        if replaces not in (pair.player_one_id, pair.player_two_id):
+            raise TournamentRefused(_("Choose the partner of the pair whom the substitute replaces."))
+        if rt.pk not in {t.pk for t in unbegun_tables(round_)}:
+            raise TournamentRefused(_("Play has begun at table %(number)s."), number=rt.number)
+        if user is None or _in_event(event, user.pk):
+            raise TournamentRefused(_("The substitute must be a player who is not in the event."))
+        if event.rated and game_tables.is_guest(user):
+            raise TournamentRefused(_("Rated play needs an account: sign up first."))
+        _refuse_overlap(event, [user], self_entry=False)
+        entrants = {e.pk: e for e in event.entrants.filter(pk__in=rt.entrants).select_related("pair", "user")}
+        users = _seat_users([entrants[pk] for pk in rt.entrants], event)
+        users = [user if u.pk == replaces else u for u in users]
+        _close([rt])
+        table = game_tables.do_create_table(
+            rules=rules_of(event, len(users)),
+            seat_users=users,
+            turn_seconds=event.turn_seconds,
+            rated=event.rated,
+            start=True,
+            rematch=False,
+            managed_by_event=True,
+        )
+        rt.table = table
+        rt.save(update_fields=["table"])
+        seated = {u.pk: (table.pk, rt.number) for u in users}
+        out = next(member for member in pair.members if member.pk == replaces)
+        _log(
+            event,
+            by,
+            "substitute",
+            entrant=pair_entrant.pk,
+            name=f"{_name(pair_entrant)}: {out.get_username()} → {user.get_username()}",
+            in_round=round_.number,
+            at_table=rt.number,
+            replaced=replaces,
+            substitute=user.pk,
+        )
+    notify.seats_on_commit(tournament_id, round_.number, seated)
+    notify.event_changed_on_commit(tournament_id)
+    return pair_entrant
+
+
+def _in_event(event: Tournament, user_id: int) -> bool:
+    return event.entrants.filter(
+        Q(user_id=user_id) | Q(pair__player_one_id=user_id) | Q(pair__player_two_id=user_id)
+    ).exists()
+
+
+def do_seat_house_bot(*, tournament_id: int, by, entrant_id: int) -> Entrant:
+    """A house bot takes the seat of an absent entrant of a singles event that allows
+    house bots, at his table of the round being played: a table not begun yet, or a
+    stuck game, which the bot plays on from where it stands; either way it plays that
+    seat in every game of the round left at the table
+    (`games.services.event_tables.do_seat_house_bot`).
+
+    The design: a bot scores nothing for anyone. The entrant whose seat it took is
+    absent in each of those games, as after a no-show forfeit (`results._record`
+    reads a seat without a person as a house bot's): placed last, counted durak, no
+    points, his result marked `absent`; the others rank as if he were not there. His
+    absence counts towards `absence.ABSENCES_TO_WITHDRAW` like a forfeit's: reaching
+    it, he is withdrawn from the later rounds unless the director keeps him. A game
+    with a house bot in it is never rated (the table and the game on are made
+    unrated; the ratings' ledger rates nobody in a game with a bot seat besides)."""
+    from ..absence import ABSENCES_TO_WITHDRAW  # (absence is built on these services)
+
+    _director(by)
+    with transaction.atomic():
+        event = _locked_event(tournament_id)
+        _allow(event, "reseat")
+        if not event.house_bots_allowed:
+            raise TournamentRefused(_("This event does not allow house bots."))
+        if event.is_pairs:
+            raise TournamentRefused(
+                _("House bots play for single entrants only: in a pair event, seat a substitute instead.")
+            )
+        round_ = _playing_round(event)
+        entrant, rt = _seat_of_round(event, round_, entrant_id)
+        if rt.done or rt.table_id is None:
+            raise TournamentRefused(_("The games of this table are over."))
+        try:
+            event_tables.do_seat_house_bot(table_id=rt.table_id, seat=rt.entrants.index(entrant_id))
+        except (TableRefused, MoveRefused) as refusal:
+            raise TournamentRefused(refusal.message) from None
+        _log(
+            event, by, "house-bot", entrant=entrant.pk, name=_name(entrant), in_round=round_.number, at_table=rt.number
+        )
+        earlier = (
+            Result.objects.filter(entrant=entrant, absent=True).exclude(round=round_).values("round_id").distinct()
+        )
+        if not entrant.kept and earlier.count() + 1 >= ABSENCES_TO_WITHDRAW:
+            entrant.state, entrant.state_changed_at = Entrant.State.WITHDRAWN, timezone.now()
+            entrant.save(update_fields=["state", "state_changed_at"])
+            _log(event, by, "withdraw", "absences", entrant=entrant.pk, name=_name(entrant))
+    for user_id in entrant.user_ids():
+        notify.user_changed_on_commit(user_id)
+    notify.event_changed_on_commit(tournament_id)
+    return entrant

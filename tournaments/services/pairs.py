@@ -65,7 +65,7 @@ def do_dissolve_pair(*, pair_id: int, user) -> Pair:
             raise TournamentRefused(_("This is not your pair."))
         if pair.status not in (Pair.Status.INVITED, Pair.Status.ACTIVE):
             raise TournamentRefused(_("This pair has already ended."))
-        running = pair.entries.filter(state=Entrant.State.ACTIVE, tournament__status=Tournament.Status.RUNNING).exists()
+        running = pair.entries.filter(state=Entrant.State.ACTIVE, tournament__status__in=Tournament.UNDER_WAY).exists()
         if running:
             raise TournamentRefused(_("The pair plays in a running event: withdraw from it first."))
         pair.status = Pair.Status.DISSOLVED

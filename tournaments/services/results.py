@@ -14,10 +14,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import selectors as game_records
+from games.choices import GameStatus
 from games.services import corrections as game_corrections
 from games.services import tables as game_tables
 
-from .. import formats, game_records, notify, standings
+from .. import formats, notify, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import seating, setup
@@ -73,6 +75,8 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
         points = standings.game_points(places, len(entrants), table)
         points.update(dict.fromkeys(losers, 0.0))
         durak = {pk: pk in losers for pk in entrants}
+    # A seat without a person is a house bot's (live_seating.do_seat_house_bot): its entrant is absent.
+    house = {entrants[s["number"]] for s in game["seats"] if s["user_id"] is None and not event.is_pairs}
     for pk in entrants:
         Result.objects.create(
             round=round_,
@@ -83,6 +87,7 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
             place=places[pk],
             points=points[pk],
             is_durak=durak[pk],
+            absent=pk in house,
         )
     rt.games_played = game_number
     rt.save(update_fields=["games_played"])
@@ -119,9 +124,10 @@ def _table_places(entrants: list[int], seats: dict[int, dict]) -> tuple[dict[int
     them, score nothing. Without an abandonment the places are the game's and
     the durak scores nothing.
     """
-    key = {entrants[n]: (1, 0) if seats[n]["abandoned"] else (0, seats[n]["counted_place"]) for n in seats}
+    gone = {n for n in seats if seats[n]["abandoned"] or seats[n]["user_id"] is None}  # (None: a house bot)
+    key = {entrants[n]: (1, 0) if n in gone else (0, seats[n]["counted_place"]) for n in seats}
     places = {pk: 1 + sum(other < key[pk] for other in key.values()) for pk in key}
-    abandoned = {entrants[n] for n in seats if seats[n]["abandoned"]}
+    abandoned = {entrants[n] for n in gone}
     losers = abandoned or {entrants[n] for n in seats if seats[n]["is_loser"]}
     return places, losers
 
@@ -144,7 +150,7 @@ def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
         if rt.games_played >= event.games_per_round:
             return []
         latest = game_records.latest_games([rt.table_id]).get(rt.table_id)
-        if latest is not None and (latest["status"] != "finished" or not _recorded_games(round_, [latest])):
+        if latest is not None and (latest["status"] != GameStatus.FINISHED or not _recorded_games(round_, [latest])):
             return []  # a game is on (a repeated nudge dealt it), or its result is not stored yet
         if round_.ends_at is not None and round_.ends_at <= now:
             return [f"table {rt.number}: out of time", *_close_table(event, rt, now)]
@@ -393,7 +399,7 @@ def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[s
         if rt.done or rt.round.status != Round.Status.PLAYING:
             raise TournamentRefused(_("This table's round is already over."))
         latest = game_records.latest_games([rt.table_id]).get(rt.table_id) if rt.table_id else None
-        if latest is not None and latest["status"] != "finished":
+        if latest is not None and latest["status"] != GameStatus.FINISHED:
             raise TournamentRefused(_("A game is on at this table: end its round once the game is over."))
         done = [f"table {rt.number}: ended by the director", *_close_table(event, rt, now)]
         StuckStep.objects.filter(tournament=event, round_table=rt).delete()

@@ -33,11 +33,9 @@ def _eligible(event: Tournament, number: int) -> list[Entrant]:
 
 
 def entrant_ratings(event: Tournament, entrants) -> dict[int, float]:
-    """Entrant -> rating (a pair: its partners' mean); {} while ratings are not there."""
-    try:
-        from ratings.selectors import ratings_for
-    except ImportError:
-        return {}
+    """Entrant -> rating (a pair: its partners' mean); {} when ratings cannot be read."""
+    from ratings.selectors import ratings_for
+
     user_ids = sorted({uid for e in entrants for uid in e.user_ids()})
     try:
         by_user = ratings_for(user_ids, event.variant)
@@ -278,7 +276,7 @@ def _seat_newcomers(event: Tournament, round_: Round) -> None:
 def _draft_round_of(event: Tournament) -> Round:
     """The round a director's draft actions act on: round 1 before the start (made if
     missing), between rounds the scheduled next one."""
-    if event.status != Tournament.Status.RUNNING:
+    if not event.is_under_way:
         round_, _created = Round.objects.get_or_create(
             tournament=event, number=1, defaults={"starts_at": event.starts_at}
         )
@@ -341,7 +339,7 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
         _allow(event, "reseat")
         round_ = Round.objects.select_for_update(of=("self",)).filter(tournament=event, number=number).first()
         if round_ is None:
-            if number != 1 or event.status == Tournament.Status.RUNNING:
+            if number != 1 or event.is_under_way:
                 raise TournamentRefused(_("That round is not scheduled."))
             round_ = Round.objects.create(tournament=event, number=1, starts_at=event.starts_at)
         if round_.status != Round.Status.SCHEDULED:

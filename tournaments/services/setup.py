@@ -14,12 +14,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.errors import rule_error_lazy
 from games.services import tables as game_tables
 
 from .. import formats, notify
 from ..errors import TournamentRefused
 from ..models import Tournament
-from ..rule_errors import rule_error_lazy
 from . import entries
 from .base import _locked_event
 from .director import _allow, _director, _log
@@ -110,9 +110,10 @@ def next_minute(now=None):
     return now.replace(second=0, microsecond=0) + timedelta(minutes=1)
 
 
-def do_create_event(*, event: Tournament, by, key: str | None) -> tuple[Tournament, bool]:
+def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = False) -> tuple[Tournament, bool]:
     """Save a new event from the director's form; `key` is the form's one-time key, so a
-    second submit of the same form returns the event of the first (created False)."""
+    second submit of the same form returns the event of the first (created False). A `draft`
+    is seen by directors only, and nothing happens to it until it is published."""
     _director(by)
     key = (key or "").strip()[:64] or None
     if key:
@@ -121,6 +122,8 @@ def do_create_event(*, event: Tournament, by, key: str | None) -> tuple[Tourname
             return existing, False
     event.created_by = by
     event.creation_key = key
+    if draft:
+        event.status = Tournament.Status.DRAFT
     try:
         with transaction.atomic():
             validate_event(event)
@@ -131,7 +134,8 @@ def do_create_event(*, event: Tournament, by, key: str | None) -> tuple[Tourname
         if existing is None:
             raise
         return existing, False
-    schedule_nudges_on_commit(event.pk)
+    if not draft:  # a draft's nudges are sent when it is published
+        schedule_nudges_on_commit(event.pk)
     return event, True
 
 

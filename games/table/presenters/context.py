@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import pgettext, pgettext_lazy
 
 from games import bots, display, positions
-from games.services.play import counted_places, return_counts_normally
+from games.services.play import result_places, return_counts_normally
 
 from .cards import buttons, hand_cards, table_pairs
 from .log import LOG_LIMIT, log_lines
@@ -65,13 +65,8 @@ def table_summary(rules: dict) -> list[str]:
 
 
 def _seat_name(seat: dict | None, number: int) -> str:
-    if seat is None:
-        return pgettext("table", "Seat %(n)s") % {"n": number + 1}
-    if seat.get("name"):
-        return display.player_name(seat["name"])
-    if seat.get("bot_level"):
-        return pgettext("table", "Bot %(n)s") % {"n": number + 1}
-    return pgettext("table", "Seat %(n)s") % {"n": number + 1}
+    seat = seat or {}
+    return display.seat_player_name(seat.get("name") or "", seat.get("bot_level") or "", number)
 
 
 def _slots(count: int) -> list[str]:
@@ -328,27 +323,13 @@ def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
     (`GameSeat.counted_place`, by `counted_places`: a seat that left the game is last,
     below everyone who played on), with the place its cards reached when that differs."""
     abandoned = {s["number"] for s in game["seats"] if s.get("abandoned")}
-    last = rules.get("players") or len(names)
     played = {int(s): p for s, p in (result.get("places") or {}).items()}
     stored = {s["number"]: s.get("counted_place") for s in game["seats"]}
-    if any(stored.get(s) is None for s, p in played.items() if p is not None):
-        # (the game's end seen before its seats were saved: the same rule, computed)
-        stored = counted_places(played, abandoned, last)
     losers = result.get("losers") or []
-    rows = []
-    for s, p in played.items():
-        counted = stored.get(s)
-        rows.append(
-            {
-                "seat": s,
-                "name": names.get(s, "?"),
-                "place": counted,
-                "played_place": p if p != counted else None,
-                "is_loser": s in losers or s in abandoned,
-                "abandoned": s in abandoned,
-            }
-        )
-    rows.sort(key=lambda r: (r["place"], r["played_place"] or 0, r["seat"]))
+    rows = [
+        {**row, "name": names.get(row["seat"], "?"), "is_loser": row["seat"] in losers or row["abandoned"]}
+        for row in result_places(played, stored, abandoned, rules.get("players") or len(names))
+    ]
     return {
         "places": rows,
         "draw": bool(result.get("draw")),

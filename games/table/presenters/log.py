@@ -5,13 +5,19 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 
-from games import engine
-from games.display import card_html
+from games import display, engine
 
 LOG_LIMIT = 30  # log lines a table shows
+
+
+def card_html(code: str) -> str:
+    """The small inline card of log lines (state.html#mini, as on the buttons and the known cards)."""
+    return mark_safe(render_to_string("games/table/partials/state.html#mini", {"c": display.card(code)}))
 
 
 def _names_html(numbers, names) -> str:

@@ -1,0 +1,97 @@
+"""What other apps show on the table and record pages, without `games` knowing them.
+
+An app registers its providers in its `AppConfig.ready()`; the table asks them
+at every render, so an app removed from INSTALLED_APPS simply shows nothing.
+
+- `seat_marks(table, user_ids) -> {user_id: {"text", "note", "kind"}}`: a short
+  text next to a seated player's name (`kind`: its CSS class), e.g. a rating;
+- `game_notes(table, game) -> [safe HTML]`: lines above the hand (e.g. each
+  player's chances before the first move);
+- `record_panels(request, game) -> [safe HTML]`: panels of a finished game's
+  record page (e.g. the player's review of his game);
+- `move_marks(request, game) -> {step: safe HTML}`: a note after a move of the
+  record's move list (e.g. the review's mark of that move).
+
+The table's providers run while a consumer renders on the event loop: they read
+only what a `games.signals.table_will_render` receiver has fetched (Django's
+cache); `table` and `game` are the snapshot's / the context's plain dicts. The
+record page's run in its request (`game`: the Game).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.utils.html import format_html
+
+log = logging.getLogger(__name__)
+
+_seat_marks: list[Callable] = []
+_game_notes: list[Callable] = []
+_record_panels: list[Callable] = []
+_move_marks: list[Callable] = []
+
+
+def register(
+    *,
+    seat_marks: Callable | None = None,
+    game_notes: Callable | None = None,
+    record_panels: Callable | None = None,
+    move_marks: Callable | None = None,
+) -> None:
+    """Add providers (registering the same one twice keeps one)."""
+    for found, provider in (
+        (_seat_marks, seat_marks),
+        (_game_notes, game_notes),
+        (_record_panels, record_panels),
+        (_move_marks, move_marks),
+    ):
+        if provider is not None and provider not in found:
+            found.append(provider)
+
+
+def seat_marks(table: dict, user_ids) -> dict:
+    marks: dict = {}
+    ids = [user_id for user_id in user_ids if user_id is not None]
+    if not ids:
+        return marks
+    for provider in _seat_marks:
+        try:
+            marks.update(provider(table, ids) or {})
+        except Exception:  # another app's failure must not take the table down
+            log.exception("seat marks of %s failed", provider)
+    return marks
+
+
+def game_notes(table: dict, game: dict | None) -> list:
+    notes = []
+    if not game:
+        return notes
+    for provider in _game_notes:
+        try:
+            notes.extend(provider(table, game) or ())
+        except Exception:
+            log.exception("game notes of %s failed", provider)
+    return notes
+
+
+def record_panels(request, game) -> list:
+    panels = []
+    for provider in _record_panels:
+        try:
+            panels.extend(provider(request, game) or ())
+        except Exception:
+            log.exception("record panels of %s failed", provider)
+    return panels
+
+
+def move_marks(request, game) -> dict:
+    marks: dict = {}
+    for provider in _move_marks:
+        try:
+            for step, html in (provider(request, game) or {}).items():
+                marks[step] = format_html("{}{}", marks.get(step, ""), html)
+        except Exception:
+            log.exception("move marks of %s failed", provider)
+    return marks
