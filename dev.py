@@ -47,7 +47,7 @@ commands:
                TEST_WORKERS workers, default one per core), then the tests marked
                `serial` alone; ARGS (paths, -k, -m, -n, -x...) are passed to pytest.
                --fast: only the unit tier, not the tests marked browser,
-               services or slow (under a minute)
+               services or slow (the quick check while working)
   check        run ruff check, ruff format --check and lint-imports (the
                import contracts in pyproject.toml); fails if any of them fails
 """
@@ -239,7 +239,7 @@ def pytest_passes(extra: list[str], environ: dict[str, str]) -> list[list[str]]:
     First everything not marked `serial`, spread over pytest-xdist workers
     (TEST_WORKERS, default "auto": one per core; `-n` among the arguments wins);
     tests of the `services` and `browser` tiers each keep to one worker
-    (xdist_group, --dist loadgroup). Then the `serial` tests, which measure time
+    (--dist loadgroup, with the groups of tests/conftest.py's scheduler). Then the `serial` tests, which measure time
     and must not share the machine with a worker, in one process. `--fast`: the
     unit tier alone, in the first pass only.
     """

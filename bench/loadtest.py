@@ -72,6 +72,13 @@ ACTION_RE = re.compile(rb'data-action="([^"]+)"')
 TARGETS_RE = re.compile(rb'data-targets="([^"]+)"')
 CARD_RE = re.compile(rb'data-card="([^"]+)"')
 RESULT_MARK = b'class="t-result"'
+# The table's regions (templates/games/table/partials/state.html): a move sends only the
+# regions that changed, each by id, so a seat's legal moves are read from the regions it
+# holds now, as htmx's out-of-band swaps would leave them in a page.
+REGION_RE = re.compile(
+    rb'<[a-z]+\b[^>]*\bid="(t-(?:head|seats-top|seats-left|seats-right|deck|pairs|discard|turn|bottom|fair|result|resign|seating))"'
+)
+FULL_STATE_MARK = b'id="table-state"'
 TABLE_URL_RE = re.compile(r"/table/(\d+)/")
 CSRF_COOKIE = "csrftoken"
 SESSION_COOKIE = "sessionid"
@@ -218,6 +225,16 @@ def open_table(options: Options, run_tag: str, first: int = 0) -> dict:
 # ------------------------------------------------------------------ one seat's socket
 
 
+def split_regions(frame: bytes) -> dict[bytes, bytes]:
+    """The frame's table regions by id, each running to the next region's start (the
+    regions are siblings in a frame and in the page, never nested in one another)."""
+    starts = [(match.start(), match.group(1)) for match in REGION_RE.finditer(frame)]
+    return {
+        region: frame[start : starts[k + 1][0] if k + 1 < len(starts) else len(frame)]
+        for k, (start, region) in enumerate(starts)
+    }
+
+
 def legal_actions(frame: bytes) -> list[str]:
     """What a click may send, from the seat's own state fragment: the data-action of its
     buttons and hand cards, and "defend <target> with <card>" for every data-targets."""
@@ -243,6 +260,7 @@ class Seat:
         self.moves = -1
         self.legal: list[str] = []
         self.over = False
+        self.regions: dict[bytes, bytes] = {}  # what the page holds now, region by region
         self.closed = False
         self.changed = asyncio.Event()
         self.errors: asyncio.Queue[str] = asyncio.Queue()
@@ -284,8 +302,12 @@ class Seat:
                     game, moves = found.groups()
                     self.game = int(game) if game else None
                     self.moves = int(moves) if moves else 0
-                    self.legal = legal_actions(payload)
-                    self.over = RESULT_MARK in payload
+                    if FULL_STATE_MARK in payload:  # the whole table: nothing of before is left
+                        self.regions = {}
+                    self.regions.update(split_regions(payload))
+                    page = b"".join(self.regions.values())
+                    self.legal = legal_actions(page)
+                    self.over = RESULT_MARK in page
                 error = ERROR_RE.search(payload)
                 if error:
                     self.errors.put_nowait(html.unescape(error.group(1).decode()).strip())

@@ -658,8 +658,11 @@ def _drop_group_sends(layer, group, message) -> bool:
 def service_path_costs(seat_sizes) -> dict:
     """Where the time goes, in this process: one do_player_move (transaction, engine,
     move log; the snapshot for the group is built, its send dropped), the table's
-    snapshot read, and one seat's rendering of it."""
+    snapshot read, one seat's whole rendering of it (`live_fragments`, as on connect),
+    and what the sockets of every seat render after the move (`LiveView.update`
+    of each, with the shared regions of the move: the live path, without log lines)."""
     from django.contrib.auth import get_user_model
+    from django.utils import translation
 
     from games import bots, engine
     from games.selectors import table_snapshot
@@ -673,7 +676,8 @@ def service_path_costs(seat_sizes) -> dict:
             info = create_tables(1, seats)[0]
             users = {u.pk: u for u in get_user_model().objects.filter(pk__in=info["users"])}
             table_id = info["table"]
-            timings = {"do_player_move": [], "table_snapshot": [], "render_one_seat": []}
+            timings = {"do_player_move": [], "table_snapshot": [], "render_one_seat": [], "update_every_seat": []}
+            views = {seat: rendering.LiveView("ru", "") for seat in range(seats)}
             made = 0
             while made < SERVICE_PATH_MOVES:
                 game_id, state = current_game(table_id)
@@ -691,9 +695,21 @@ def service_path_costs(seat_sizes) -> dict:
                 context = presenters.table_context(snapshot, seat, [], viewer_id=info["users"][seat])
                 rendering.live_fragments(context, "ru", "")
                 t3 = time.perf_counter()
+                with translation.override("ru"):
+                    shared = rendering.shared_regions_of(snapshot, "ru", key=f"bench-{table_id}-{made}")
+                    for n, view in views.items():
+                        viewer = presenters.table_context(
+                            snapshot, n, [], viewer_id=info["users"][n], spectator=shared.context
+                        )
+                        if view.regions:
+                            view.update(viewer, shared)
+                        else:
+                            view.full(viewer)
+                t4 = time.perf_counter()
                 timings["do_player_move"].append(t1 - t0)
                 timings["table_snapshot"].append(t2 - t1)
                 timings["render_one_seat"].append(t3 - t2)
+                timings["update_every_seat"].append(t4 - t3)
                 made += 1
             out[seats] = {name: summary(values) for name, values in timings.items()}
     finally:

@@ -59,15 +59,29 @@ class EmbeddedCelery:
         self.batch_thread = batch_thread
 
     def stop(self, timeout: float = 10.0) -> None:
+        """Each worker stops in its own thread: its loop sees Celery's shutdown flag
+        (`celery.worker.state.should_stop`, what a worker's TERM handler sets) within
+        one poll and closes its broker connection itself. Calling `worker.stop()` from
+        here instead closed a Redis channel while the worker's thread still polled it,
+        and the two threads' reads on one socket could wait for each other for ever."""
         global _running
+        from celery.worker import state as worker_state
+
         if self.beat is not None:
             self.beat.stop()
-        for worker in (self.worker, self.batch_worker):
-            if worker is not None:
-                worker.stop()
-        for thread in (self.worker_thread, self.batch_thread):
-            if thread is not None:
-                thread.join(timeout)
+        workers = [(w, t) for w, t in ((self.worker, self.worker_thread), (self.batch_worker, self.batch_thread)) if w]
+        worker_state.should_stop = 0  # EX_OK: a warm shutdown, as on SIGTERM
+        try:
+            for _worker, thread in workers:
+                if thread is not None:
+                    thread.join(timeout)
+        finally:
+            worker_state.should_stop = None  # a later start in this process must run
+        for worker, thread in workers:
+            if thread is not None and thread.is_alive():
+                # Not stopped in time: stop it from outside, without waiting on it here.
+                log.warning("embedded Celery thread %s did not stop in %.0f s", thread.name, timeout)
+                threading.Thread(target=worker.stop, name=f"{thread.name}-stop", daemon=True).start()
         with _lock:
             if _running is self:
                 _running = None

@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "reviews",
+    "notices",
     "bench",  # management commands only: benchmarks, load test, rating study (no models, URLs or templates)
 ]
 
@@ -346,6 +347,21 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 if not REDIS_URL:
     # The in-memory transport is polled: poll often so a bot's nudge is not late.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}
+# Notices off the site (notices/): mail through Django's email framework, printed to the
+# console unless EMAIL_BACKEND names another (SMTP: EMAIL_HOST and the rest); links in mail
+# start with SITE_URL. Web Push only when all three VAPID_* are set.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or "django.core.mail.backends.console.EmailBackend"
+EMAIL_HOST = env_str("EMAIL_HOST") or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # a mail server that hangs holds a batch worker this long at most
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "durak@localhost"
+SITE_URL = env_str("SITE_URL") or "http://localhost:8000"
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT")
 # New reviews one person may ask for in any 24 hours (reviews.services; 0: none).
 REVIEWS_PER_DAY = int(env_str("REVIEWS_PER_DAY") or 20)
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).

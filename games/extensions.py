@@ -3,14 +3,17 @@
 An app registers its providers in its `AppConfig.ready()`; the table asks them
 at every render, so an app removed from INSTALLED_APPS simply shows nothing.
 
-- `seat_marks(table, user_ids) -> {user_id: {"text", "note", "kind"}}`: a short
-  text next to a seated player's name (`kind`: its CSS class), e.g. a rating;
+- `seat_marks(table, user_ids) -> {user_id: {"text", "note", "kind", "href"}}`: a short
+  text next to a seated player's name (`kind`: its CSS class; `href`, optional: where
+  it links, e.g. what the number means), e.g. a rating; at the table and in the lobby;
 - `game_notes(table, game) -> [safe HTML]`: lines above the hand (e.g. each
   player's chances before the first move);
 - `record_panels(request, game) -> [safe HTML]`: panels of a finished game's
   record page (e.g. the player's review of his game);
 - `move_marks(request, game) -> {step: safe HTML}`: a note after a move of the
-  record's move list (e.g. the review's mark of that move).
+  record's move list (e.g. the review's mark of that move);
+- `profile_sections(request, player) -> [safe HTML]`: sections of a player's
+  profile page (e.g. his events with place and points).
 
 The table's providers run while a consumer renders on the event loop: they read
 only what a `games.signals.table_will_render` receiver has fetched (Django's
@@ -31,6 +34,7 @@ _seat_marks: list[Callable] = []
 _game_notes: list[Callable] = []
 _record_panels: list[Callable] = []
 _move_marks: list[Callable] = []
+_profile_sections: list[Callable] = []
 
 
 def register(
@@ -39,6 +43,7 @@ def register(
     game_notes: Callable | None = None,
     record_panels: Callable | None = None,
     move_marks: Callable | None = None,
+    profile_sections: Callable | None = None,
 ) -> None:
     """Add providers (registering the same one twice keeps one)."""
     for found, provider in (
@@ -46,6 +51,7 @@ def register(
         (_game_notes, game_notes),
         (_record_panels, record_panels),
         (_move_marks, move_marks),
+        (_profile_sections, profile_sections),
     ):
         if provider is not None and provider not in found:
             found.append(provider)
@@ -95,3 +101,13 @@ def move_marks(request, game) -> dict:
         except Exception:
             log.exception("move marks of %s failed", provider)
     return marks
+
+
+def profile_sections(request, player) -> list:
+    sections = []
+    for provider in _profile_sections:
+        try:
+            sections.extend(provider(request, player) or ())
+        except Exception:  # another app's failure must not take the profile down
+            log.exception("profile sections of %s failed", provider)
+    return sections

@@ -80,6 +80,9 @@ class TableSeat(models.Model):
     seen_at = models.DateTimeField(
         null=True, blank=True, help_text="when this seat's player first opened the table's live socket"
     )
+    offline_since = models.DateTimeField(
+        null=True, blank=True, help_text="when this seat's player closed his last socket; empty while he is there"
+    )
 
     class Meta:
         ordering = ["number"]
@@ -156,6 +159,9 @@ class GameSeat(models.Model):
     abandoned = models.BooleanField(default=False, help_text="went on autopilot: counts as last place")
     autopilot = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    grace_used = models.BooleanField(
+        default=False, help_text="the one extra wait of this game a disconnected player gets before a timeout"
+    )
 
     class Meta:
         ordering = ["number"]
@@ -227,3 +233,18 @@ class QueueEntry(models.Model):
 
     def __str__(self):
         return f"{self.user_id} waits for {self.variant}/{self.players}"
+
+
+class SweepHeartbeat(models.Model):
+    """The last time the one-second sweep of due games ran (one row, pk 1).
+
+    A gap longer than a few seconds is time the site, or its timers, were down:
+    the next sweep first moves every running turn deadline on by it
+    (games.services.clock), so nobody's clock ran while nobody could move.
+    """
+
+    beat_at = models.DateTimeField()
+    resumed_at = models.DateTimeField(null=True, blank=True, help_text="when the sweep last found an outage over")
+
+    def __str__(self):
+        return f"sweep at {self.beat_at}"

@@ -11,6 +11,7 @@ import logging
 from celery import shared_task
 
 from games import selectors
+from games.services import clock as clock_service
 from games.services import housekeeping as housekeeping_service
 from games.services import play
 
@@ -25,7 +26,11 @@ def advance_game(game_id: int) -> int:
 
 @shared_task(ignore_result=True)
 def sweep_due_games() -> int:
-    """Beat: advance every game with an expired timer or a bot to move."""
+    """Beat: advance every game with an expired timer or a bot to move.
+
+    Its heartbeat comes first: after an outage every running deadline moves on by it
+    before any timer is looked at (games.services.clock)."""
+    clock_service.do_beat()
     made = 0
     for game_id in selectors.due_game_ids():
         try:

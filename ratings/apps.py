@@ -12,4 +12,8 @@ class RatingsConfig(AppConfig):
         from ratings import at_table, receivers
 
         receivers.connect()
-        extensions.register(seat_marks=at_table.seat_marks, game_notes=at_table.game_notes)
+        extensions.register(
+            seat_marks=at_table.seat_marks,
+            game_notes=at_table.game_notes,
+            profile_sections=at_table.profile_sections,
+        )

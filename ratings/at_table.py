@@ -1,33 +1,64 @@
-"""What the ratings app shows at a live table (registered with `games.extensions`
-in RatingsConfig.ready): the ratings next to the names at a rated table and,
-before its first move, each player's chance of not being the durak.
+"""What the ratings app shows on other apps' pages through `games.extensions`
+(registered in RatingsConfig.ready): the ratings next to the names at a rated
+table and in the lobby's rows, before a rated game's first move each side's
+chance of being the durak, and the ratings section of a player's profile.
 
-Both read only the cache a `games.signals.table_will_render` receiver filled
-(`receivers.before_table_render`): the table renders on the event loop.
+Every rating is shown the same way (the number, with "?" while provisional) and
+links to the page that explains it (`ratings:about`).
+
+The table's providers read only the cache a `games.signals.table_will_render`
+receiver filled (`receivers.before_table_render`): the table renders on the event loop.
 """
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ratings import selectors
+
+
+def mark(text: str) -> dict:
+    """A rating as a seat mark (`games.extensions.seat_marks`)."""
+    provisional = selectors.is_provisional_text(text)
+    return {
+        "text": text,
+        "note": _("Provisional: the rating is still uncertain") if provisional else _("Rating"),
+        "kind": "rating-badge provisional" if provisional else "rating-badge",
+        "href": reverse("ratings:about"),
+    }
 
 
 def seat_marks(table: dict, user_ids: list) -> dict:
     if not table.get("rated"):
         return {}
     shown = selectors.cached_ratings_for(user_ids, table.get("variant"))
-    return {
-        user_id: {
-            "text": text,
-            "note": _("Provisional: too few games yet") if text == selectors.UNKNOWN else _("Rating"),
-            "kind": "rating-badge",
-        }
-        for user_id, text in shown.items()
-    }
+    return {user_id: mark(text) for user_id, text in shown.items()}
 
 
 def game_notes(table: dict, game: dict) -> list[str]:
-    if not table.get("rated") or game.get("over") or game.get("move_count") != 0:
+    """Before a rated game's first move each side's chance; once it is over and rated, each
+    player's rating after it and its +/-."""
+    if not table.get("rated"):
+        return []
+    if game.get("over"):
+        changes = selectors.cached_game_changes(game.get("id"))
+        return [render_to_string("ratings/partials/changes.html", {"changes": changes})] if changes else []
+    if game.get("move_count") != 0:
         return []
     rows = selectors.cached_game_chance_rows(game["id"])
     return [render_to_string("ratings/partials/chances.html", {"chances": rows})] if rows else []
+
+
+def profile_sections(request, player) -> list[str]:
+    """The player's rating per variant and its chart (not for guests: they play unrated)."""
+    profile = getattr(player, "profile", None)
+    if profile is not None and getattr(profile, "is_guest", False):
+        return []
+    ratings = selectors.player_ratings(player.pk, with_rank=True)
+    charts = [
+        {"variant": r["variant"], "label": r["label"], "chart": selectors.chart(player.pk, r["variant"])}
+        for r in ratings
+        if r["games"]
+    ]
+    context = {"person": player, "ratings": ratings, "charts": charts}
+    return [render_to_string("ratings/partials/profile.html", context, request=request)]

@@ -11,11 +11,11 @@ ratings app and the rating study only call:
   equal ranks are a tie). Returns the new `(mu, sigma)` per player, in the
   same shape. Deterministic and symmetric (see "Ties" below).
 - `display_rating(mu, sigma)`: the number players see (Elo-like, 1500-centred).
-- `is_provisional(games, sigma)`: shown as "?" while true.
+- `is_provisional(sigma)`: shown with "?" while true (by uncertainty alone).
 - `repeat_weight(k)`, `weighted(before, rated, weight)`: how much a repeated
   game between the same players counts (the ledger counts the repeats).
-- `chance_ahead(a, b)`, `chances_not_durak(teams)`: the model's own chances,
-  the second one shown when a rated game starts.
+- `chance_ahead(a, b)`, `chances_durak(teams)`: the model's own chances,
+  the second one (each side's chance of being the durak) shown when a rated game starts.
 
 Ties. openskill.py issue 173 reported a 1v1 tie that moved two equal players
 differently (6.1.x), and openskill.js issue 332 a multi-way tie ranked below
@@ -64,11 +64,13 @@ SETTLED_SIGMA = 6.5
 DISPLAY_ALPHA = 400.0 / math.log(10.0) / (math.sqrt(2.0) * BETA)
 DISPLAY_TARGET = 1500.0 - DISPLAY_ALPHA * (MU - 3.0 * SETTLED_SIGMA)
 
-# "?" while fewer games than PROVISIONAL_GAMES, or while the deviation is above
-# PROVISIONAL_SIGMA. With beta = 25 one game teaches little: in the study the
-# median sigma is 8.05 after 10 games, 7.8 after 20, 7.2 after 50, 6.5 after 100.
+# Provisional (shown as the number with "?") while the deviation is above
+# PROVISIONAL_SIGMA: the rule is the uncertainty itself, not a count of games, so it
+# holds alike for a regular of six-player tables (about 7 games), of two-player
+# tables (about 33), of partners games (about 26) and for a pair (about 33).
+# With beta = 25 one game teaches little: in the study the median sigma is 8.05
+# after 10 games, 7.8 after 20, 7.2 after 50.
 # See docs/ratings.md ("Provisional") for the figures behind the threshold.
-PROVISIONAL_GAMES = 10
 PROVISIONAL_SIGMA = 8.0
 
 # Repeated games (docs/ratings.md, "Repeated games"): the k-th game among the same
@@ -267,9 +269,9 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(DISPLAY_ALPHA * (mu - 3.0 * sigma) + DISPLAY_TARGET)
 
 
-def is_provisional(games: int, sigma: float) -> bool:
-    """Too few games, or still too uncertain, to show a number ("?")."""
-    return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
+def is_provisional(sigma: float) -> bool:
+    """Still too uncertain for the number to be trusted: shown with "?" (PROVISIONAL_SIGMA)."""
+    return sigma > PROVISIONAL_SIGMA
 
 
 def _library_teams(teams, model):
@@ -302,23 +304,77 @@ def chance_ahead(team_a, team_b) -> float:
     return 1.0 / (1.0 + math.exp(-mu / c))
 
 
-def chances_not_durak(teams) -> list[float]:
-    """Each team's chance of NOT finishing last (not being the durak's side).
+# The durak's chance is computed in the Thurstonian form of the model: each side
+# performs at N(mu, sigma^2 + PERFORMANCE_SD^2) (the skill's own uncertainty
+# included, so a newcomer's wide belief is not read as a sure thing), the lowest
+# performance is the durak. PERFORMANCE_SD is the normal curve that matches the
+# model's logistic pairwise chance for settled players: logistic(x) is close to
+# Phi(x / 1.702), so two sides sqrt(2) BETA apart in the logistic read as
+# sqrt(2) * 1.702 BETA in the normal one. CHANCE_SPREAD widens it once more:
+# the pairwise update counts every pair of a table as its own evidence, so its mu
+# spread out more than the skills behind them (on simulated games the true skill
+# rose only 0.65 per point of mu), and chances read straight off them were too
+# sure (a pair shown 31 % lost 39 % of the time). 1.4 had the lowest durak
+# log-loss and the flattest reliability on simulated clubs (seeds 1-5; 1.0 to 1.6 tried).
+LOGISTIC_TO_NORMAL = 1.702
+CHANCE_SPREAD = 1.4
+PERFORMANCE_SD = CHANCE_SPREAD * LOGISTIC_TO_NORMAL * BETA
+_GRID = 161  # points of the integral over one side's performance, -8..8 sd
+_GRID_Z = [-8.0 + 16.0 * k / (_GRID - 1) for k in range(_GRID)]
+_GRID_W = [math.exp(-z * z / 2.0) * (16.0 / (_GRID - 1)) / math.sqrt(2.0 * math.pi) for z in _GRID_Z]
 
-    The model's own pairwise chance (`chance_ahead`) extended to the whole table
-    by Luce's choice axiom: the chance of team i being last is proportional to
-    exp(-mu_i / c), with c = sqrt(2 BETA^2 + 2 * the teams' mean sigma^2).
-    With two teams this is exactly `chance_ahead`. Measured on the study's
-    games (docs/ratings.md, "Chance of not being the durak"), it was the best
-    calibrated of the constructions tried, on the tuning games and the held-out ones.
+
+def _side(team) -> tuple[float, float]:
+    """A side's mean performance and its sd (a team: its members' mu and sigma^2 summed, as the update sums them)."""
+    mu = math.fsum(mu for mu, _ in team)
+    return mu, math.sqrt(math.fsum(s * s for _, s in team) + PERFORMANCE_SD * PERFORMANCE_SD)
+
+
+def chances_durak(teams) -> list[float]:
+    """Each side's chance of being the durak's side (finishing last); they sum to 1.
+
+    P(i last) = E over i's performance x of prod_{j != i} P(j performs above x),
+    sides performing at N(mu, sigma^2 + PERFORMANCE_SD^2), the expectation taken
+    on a fixed grid (the results are then normalised so that rounding of the
+    integral cannot make them sum to anything but 1). With two sides it is the
+    normal curve of the model's pairwise chance. Checked for calibration on
+    simulated games rated by the site's own code (tests/ratings/test_shown_honestly.py).
     """
     if len(teams) < 2:
         raise ValueError("a game needs at least two teams")
     _check(teams, [1] * len(teams))
-    mus = [math.fsum(mu for mu, _ in team) for team in teams]
-    variance = math.fsum(s * s for team in teams for _, s in team) / len(teams)
-    c = math.sqrt(2.0 * BETA * BETA + 2.0 * variance)
-    top = max(mus)
-    weights = [math.exp((top - mu) / c) for mu in mus]
-    total = math.fsum(weights)
-    return [1.0 - w / total for w in weights]
+    sides = [_side(team) for team in teams]
+    raw = []
+    for i, (mu_i, sd_i) in enumerate(sides):
+        others = [side for j, side in enumerate(sides) if j != i]
+        total = 0.0
+        for z, w in zip(_GRID_Z, _GRID_W, strict=True):
+            x = mu_i + sd_i * z
+            above = 1.0
+            for mu_j, sd_j in others:
+                above *= 0.5 * math.erfc((x - mu_j) / (sd_j * math.sqrt(2.0)))
+            total += w * above
+        raw.append(total)
+    whole = math.fsum(raw)
+    return [r / whole for r in raw]
+
+
+def chance_range(teams, index: int) -> tuple[float, float]:
+    """The spread of side `index`'s chance of being the durak over its own uncertainty:
+    the chance were its players one sigma better (low end) and one sigma worse (high end).
+    Shown beside the chance of a side with a provisional player."""
+    better = [list(team) for team in teams]
+    worse = [list(team) for team in teams]
+    better[index] = [(mu + sigma, sigma) for mu, sigma in teams[index]]
+    worse[index] = [(mu - sigma, sigma) for mu, sigma in teams[index]]
+    return chances_durak(better)[index], chances_durak(worse)[index]
+
+
+def whole_percents(chances) -> list[int]:
+    """Chances as whole percents that add up to exactly 100 (largest remainders get the rounding)."""
+    exact = [100.0 * c for c in chances]
+    floors = [math.floor(x) for x in exact]
+    short = 100 - sum(floors)
+    for k in sorted(range(len(exact)), key=lambda k: (floors[k] - exact[k], k))[:short]:
+        floors[k] += 1
+    return floors

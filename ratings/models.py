@@ -38,7 +38,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return rating_model.is_provisional(self.games, self.sigma)
+        return rating_model.is_provisional(self.sigma)
 
 
 class PairRating(models.Model):
@@ -70,7 +70,7 @@ class PairRating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return rating_model.is_provisional(self.games, self.sigma)
+        return rating_model.is_provisional(self.sigma)
 
 
 class RatingChange(models.Model):

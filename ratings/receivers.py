@@ -1,14 +1,19 @@
 """What the ratings app does when a game ends (contract 1: enqueue, nothing more),
 and before a live table renders (fetch the ratings it shows, off the event loop)."""
 
+from django.core.cache import cache
+
 from games.choices import GameStatus
 from ratings import selectors, services
 
 
 def on_game_finished(sender=None, *, game_id: int, variant: str, rated: bool, **kwargs) -> None:
-    """A finished rated game: nudge its variant's ratings worker. Never raises into the play path."""
+    """A finished rated game: nudge its variant's ratings worker (and note its table, whose
+    result then shows the rating changes). Never raises into the play path."""
     if not rated or variant not in services.VARIANTS:
         return
+    if kwargs.get("table_id"):
+        cache.set(selectors.table_key(game_id), kwargs["table_id"], selectors.CHANCES_CACHE_SECONDS)
     services.enqueue_rate_game(game_id, variant)
 
 
@@ -25,6 +30,8 @@ async def before_table_render(sender=None, *, snapshot: dict, **kwargs) -> None:
     await selectors.acached_ratings_for([seat.get("user_id") for seat in seats], table.get("variant"))
     if game.get("id") and game.get("move_count") == 0 and game.get("status") != GameStatus.FINISHED:
         await selectors.acached_game_chance_rows(game["id"])
+    elif game.get("id") and game.get("status") == GameStatus.FINISHED:
+        await selectors.acached_game_changes(game["id"])
 
 
 def connect() -> None:

@@ -7,6 +7,7 @@ number of players it returns.
 from __future__ import annotations
 
 import asyncio
+import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,30 +25,54 @@ from ratings.models import PairRating, Rating, RatingChange, Variant
 
 TREND_DAYS = 30
 INACTIVE_DAYS = 60  # no rated game for this long: off the ladder, rating kept
-UNKNOWN = "?"
+PROVISIONAL_MARK = "?"
 
 
 def variants() -> list[tuple[str, str]]:
     return list(Variant.choices)
 
 
-def shown(mu: float, sigma: float, games: int) -> str:
-    """The rating as a player reads it: the number, or "?" while provisional."""
-    if rating_model.is_provisional(games, sigma):
-        return UNKNOWN
-    return str(rating_model.display_rating(mu, sigma))
+def shown(mu: float, sigma: float) -> str:
+    """The rating as a player reads it, the same on every page: the number, followed by "?"
+    while provisional (as lichess shows it), e.g. "1473?" for a newcomer."""
+    text = str(rating_model.display_rating(mu, sigma))
+    return text + PROVISIONAL_MARK if rating_model.is_provisional(sigma) else text
+
+
+def is_provisional_text(text: str) -> bool:
+    """Whether a `shown` text is a provisional rating."""
+    return str(text).endswith(PROVISIONAL_MARK)
+
+
+# What a player with no rated game of the variant reads: a newcomer's rating.
+NEWCOMER = shown(rating_model.MU, rating_model.SIGMA)
+
+
+def explanation() -> dict:
+    """The figures the "what is this number" page states, read from the model itself."""
+    return {
+        "newcomer": rating_model.display_rating(rating_model.MU, rating_model.SIGMA),
+        "settled": rating_model.display_rating(rating_model.MU, rating_model.SETTLED_SIGMA),
+        "mu": rating_model.MU,
+        "sigma": rating_model.SIGMA,
+        "provisional_sigma": rating_model.PROVISIONAL_SIGMA,
+        "points_per_mu": rating_model.DISPLAY_ALPHA,
+        "variants": variants(),
+        "inactive_days": INACTIVE_DAYS,
+        "mark": PROVISIONAL_MARK,
+    }
 
 
 def ratings_for(user_ids, variant: str) -> dict[int, str]:
-    """{user_id: what to show next to the name} in one query; "?" for anyone provisional or unrated."""
+    """{user_id: what to show next to the name} in one query; a newcomer's "1473?" for the unrated."""
     ids = {uid for uid in user_ids if uid is not None}
-    result = dict.fromkeys(ids, UNKNOWN)
+    result = dict.fromkeys(ids, NEWCOMER)
     if not ids:
         return result
-    for user_id, mu, sigma, games in Rating.objects.filter(variant=variant, user_id__in=ids).values_list(
-        "user_id", "mu", "sigma", "games"
+    for user_id, mu, sigma in Rating.objects.filter(variant=variant, user_id__in=ids).values_list(
+        "user_id", "mu", "sigma"
     ):
-        result[user_id] = shown(mu, sigma, games)
+        result[user_id] = shown(mu, sigma)
     return result
 
 
@@ -140,7 +165,7 @@ def forget(variant: str, user_ids) -> None:
 
 
 def rating_of(user_id: int | None, variant: str) -> str:
-    return ratings_for([user_id], variant).get(user_id, UNKNOWN) if user_id else UNKNOWN
+    return ratings_for([user_id], variant).get(user_id, NEWCOMER) if user_id else NEWCOMER
 
 
 @dataclass
@@ -222,9 +247,9 @@ def ladder(variant: str, *, limit: int = 100, now=None, inactive_days: int = INA
             user_id,
             "",
             rating_model.display_rating(mu, sigma),
-            shown(mu, sigma, games),
+            shown(mu, sigma),
             games,
-            rating_model.is_provisional(games, sigma),
+            rating_model.is_provisional(sigma),
             None,
         )
         for user_id, mu, sigma, games in entries
@@ -252,9 +277,9 @@ def pair_ladder(variant: str, *, limit: int = 50, now=None, inactive_days: int =
             second,
             "",
             rating_model.display_rating(mu, sigma),
-            shown(mu, sigma, games),
+            shown(mu, sigma),
             games,
-            rating_model.is_provisional(games, sigma),
+            rating_model.is_provisional(sigma),
         )
         for first, second, mu, sigma, games in entries
     ]
@@ -274,7 +299,6 @@ def ladder_rank(user_id: int, variant: str, *, now=None, inactive_days: int = IN
         for uid, mu, sigma, games in Rating.objects.filter(
             variant=variant,
             last_played__gte=now - timedelta(days=inactive_days),
-            games__gte=rating_model.PROVISIONAL_GAMES,
             sigma__lte=rating_model.PROVISIONAL_SIGMA,
         ).values_list("user_id", "mu", "sigma", "games")
     ]
@@ -296,13 +320,13 @@ def player_ratings(user_id: int, *, with_rank: bool = False, now=None) -> list[d
     result = []
     for variant, label in Variant.choices:
         mu, sigma, games, last = have.get(variant, (rating_model.MU, rating_model.SIGMA, 0, None))
-        provisional = rating_model.is_provisional(games, sigma)
+        provisional = rating_model.is_provisional(sigma)
         result.append(
             {
                 "variant": variant,
                 "label": label,
                 "display": rating_model.display_rating(mu, sigma),
-                "shown": shown(mu, sigma, games),
+                "shown": shown(mu, sigma),
                 "games": games,
                 "provisional": provisional,
                 "last_played": last,
@@ -328,6 +352,8 @@ def history(user_id: int, variant: str, *, limit: int | None = None) -> list[dic
             "finished_at": finished_at,
             "place": place,
             "display": after,
+            "shown": f"{after}{PROVISIONAL_MARK}" if rating_model.is_provisional(sigma) else str(after),
+            "provisional": rating_model.is_provisional(sigma),
             "delta": after - before,
             "sigma": sigma,
         }
@@ -336,6 +362,10 @@ def history(user_id: int, variant: str, *, limit: int | None = None) -> list[dic
 
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 200, 30
+
+
+def _games_played(user_id: int, variant: str) -> int:
+    return RatingChange.objects.filter(user_id=user_id, variant=variant).count()
 
 
 def chart(user_id: int, variant: str, *, limit: int = 200) -> dict:
@@ -372,24 +402,28 @@ def chart(user_id: int, variant: str, *, limit: int = 200) -> dict:
         "low": round(low),
         "high_y": y(high),
         "low_y": y(low),
-        "current": values[-1],
-        "games": len(points),
+        "current": points[-1]["shown"],
+        # the caption counts every rated game, the line the last `limit` of them
+        "games": len(points) if len(points) < limit else _games_played(user_id, variant),
+        "drawn": len(points),
     }
 
 
 def game_chances(game_id: int) -> dict[int, float]:
-    """{seat number: chance of not being the durak (0..1)} for a rated game with people only;
-    {} otherwise. Partners share their team's chance."""
-    return _chances(game_selectors.game_lineup(game_id))
+    """{seat number: chance of being the durak's side (0..1)} for a rated game with people only;
+    {} otherwise. Partners share their side's chance; over the sides they sum to 1."""
+    sides = _sides(game_selectors.game_lineup(game_id))
+    return {number: side["chance"] for side in sides for number in side["seats"]}
 
 
-def _chances(game: dict | None) -> dict[int, float]:
-    """`game_chances` of a `games.selectors.game_lineup`."""
+def _sides(game: dict | None) -> list[dict]:
+    """The sides of a `games.selectors.game_lineup` with their chances of being the durak:
+    [{seats, user_ids, chance, provisional, low, high}], in team order; [] when not rated."""
     if game is None or not game["rated"]:
-        return {}
+        return []
     seats = game["seats"]
     if len(seats) < 2 or any(user_id is None or bot for _, user_id, bot, _ in seats):
-        return {}
+        return []
     have = {
         user_id: (mu, sigma)
         for user_id, mu, sigma in Rating.objects.filter(
@@ -399,33 +433,117 @@ def _chances(game: dict | None) -> dict[int, float]:
     default = (rating_model.MU, rating_model.SIGMA)
     teams: dict[int, list] = {}
     for number, user_id, _, team in seats:
-        teams.setdefault(team, []).append((number, have.get(user_id, default)))
+        teams.setdefault(team, []).append((number, user_id, have.get(user_id, default)))
     if len(teams) < 2:
-        return {}
+        return []
     order = sorted(teams)
-    chances = rating_model.chances_not_durak([[r for _, r in teams[t]] for t in order])
-    return {number: chance for t, chance in zip(order, chances, strict=True) for number, _ in teams[t]}
+    ratings = [[r for _, _, r in teams[t]] for t in order]
+    chances = rating_model.chances_durak(ratings)
+    sides = []
+    for index, (t, chance) in enumerate(zip(order, chances, strict=True)):
+        provisional = any(rating_model.is_provisional(sigma) for _, sigma in ratings[index])
+        low, high = rating_model.chance_range(ratings, index) if provisional else (chance, chance)
+        sides.append(
+            {
+                "seats": [number for number, _, _ in teams[t]],
+                "user_ids": [user_id for _, user_id, _ in teams[t]],
+                "chance": chance,
+                "provisional": provisional,
+                "low": low,
+                "high": high,
+            }
+        )
+    return sides
 
 
 def game_chance_rows(game_id: int) -> list[dict]:
-    """`game_chances` as rows to show, seat by seat: seat, user_id, name, chance, percent."""
-    lineup = game_selectors.game_lineup(game_id)
-    chances = _chances(lineup)
-    if not chances:
+    """Each side's chance of being the durak, as rows to show: seat (the side's first),
+    user_ids, name (partners joined with " & "), chance, percent (whole percents summing
+    to 100), provisional, and for a side with a provisional player low / high percents
+    (its chance were it one sigma better or worse)."""
+    sides = _sides(game_selectors.game_lineup(game_id))
+    if not sides:
         return []
-    seats = [(number, user_id) for number, user_id, _bot, _team in lineup["seats"]]
-    names = _names(user_id for _, user_id in seats)
+    names = _names(uid for side in sides for uid in side["user_ids"])
+    percents = rating_model.whole_percents([side["chance"] for side in sides])
     return [
         {
-            "seat": number,
+            "seat": side["seats"][0],
+            "seats": side["seats"],
+            "user_id": side["user_ids"][0],
+            "user_ids": side["user_ids"],
+            "name": " & ".join(names.get(uid, "") for uid in side["user_ids"]),
+            "chance": side["chance"],
+            "percent": percent,
+            "provisional": side["provisional"],
+            "low": math.floor(100 * side["low"]),
+            "high": math.ceil(100 * side["high"]),
+        }
+        for side, percent in zip(sides, percents, strict=True)
+    ]
+
+
+def game_changes(game_id: int) -> list[dict]:
+    """What a rated game changed, seat by seat: user_id, name, shown (the rating after it,
+    with "?" while provisional) and delta (+/- in shown points); [] while it is not rated yet."""
+    rows = list(
+        RatingChange.objects.filter(game_id=game_id)
+        .order_by("seat")
+        .values_list("user_id", "display_before", "display_after", "sigma_after")
+    )
+    names = _names(user_id for user_id, *_ in rows)
+    return [
+        {
             "user_id": user_id,
             "name": names.get(user_id, ""),
-            "chance": chances[number],
-            "percent": round(100 * chances[number]),
+            "shown": f"{after}{PROVISIONAL_MARK}" if rating_model.is_provisional(sigma) else str(after),
+            "delta": after - before,
         }
-        for number, user_id in seats
-        if number in chances
+        for user_id, before, after, sigma in rows
     ]
+
+
+def changes_cache_key(game_id: int) -> str:
+    return f"ratings:changes:{game_id}"
+
+
+def cached_game_changes(game_id: int) -> list[dict]:
+    """`game_changes` through the cache (a finished table is re-rendered for every viewer);
+    dropped by the rating service once the game is rated (`forget_game_changes`)."""
+    if not game_id:
+        return []
+    key = changes_cache_key(game_id)
+    rows = cache.get(key)
+    if rows is None:
+        rows = read_anywhere(game_changes, game_id)
+        cache.set(key, rows, CACHE_SECONDS)
+    return rows
+
+
+async def acached_game_changes(game_id: int) -> list[dict]:
+    """`cached_game_changes` for async code (the same cache entry; the read awaited)."""
+    if not game_id:
+        return []
+    key = changes_cache_key(game_id)
+    rows = await cache.aget(key)
+    if rows is None:
+        rows = await aread(game_changes, game_id)
+        await cache.aset(key, rows, CACHE_SECONDS)
+    return rows
+
+
+def forget_game_changes(game_ids) -> None:
+    cache.delete_many([changes_cache_key(game_id) for game_id in game_ids])
+
+
+def table_key(game_id: int) -> str:
+    """Where the finished game's table id waits for its rating (set when the game finishes)."""
+    return f"ratings:table-of:{game_id}"
+
+
+def tables_of(game_ids) -> list[int]:
+    """The tables of these just-finished games that are waiting for their ratings."""
+    return list(cache.get_many([table_key(game_id) for game_id in game_ids]).values())
 
 
 def chances_cache_key(game_id: int) -> str:

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games import selectors as game_selectors
 from games.choices import GameStatus, Variant
+from games.services import notify
 from ratings import model as rating_model
 from ratings import selectors
 from ratings.ledger import GameRow, Ledger, SeatRow, Standing
@@ -386,7 +387,20 @@ def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> i
     changes = _changes(variant, ledger, games, state.last_seq)
     _store(variant, ledger, _marks(variant, games, state.last_seq), changes, existing_players, existing_pairs)
     _save_state(state, state.last_seq + len(games), games[-1])
+    game_ids = [game.game_id for game in games]
+    transaction.on_commit(lambda: _announce(game_ids))
     return len(games)
+
+
+def _announce(game_ids: list[int]) -> None:
+    """The games are rated: their tables' result shows the rating changes (re-sent to the
+    table's sockets, whose render then reads them: `at_table.game_notes`)."""
+    selectors.forget_game_changes(game_ids)
+    for table_id in selectors.tables_of(game_ids):
+        try:
+            notify.table_changed(table_id, lobby=False)
+        except Exception:  # the ratings are committed; a table not re-sent shows them on its next change
+            log.exception("could not re-send table %s after its game was rated", table_id)
 
 
 def sweep_unrated(variant: str) -> int:

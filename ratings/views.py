@@ -7,7 +7,6 @@ from django.utils.translation import gettext as _
 
 from games import selectors as game_selectors
 from games.choices import Variant
-from ratings import model as rating_model
 from ratings import selectors
 
 
@@ -21,6 +20,11 @@ def index(request):
     return redirect("ratings:ladder", variant=Variant.PODKIDNOY)
 
 
+def about(request):
+    """What the number means: the scale, the conservative estimate, the provisional rule, ..."""
+    return render(request, "ratings/about.html", selectors.explanation())
+
+
 def ladder(request, variant: str):
     variant = _variant(variant)
     context = {
@@ -31,7 +35,6 @@ def ladder(request, variant: str):
         "pairs": selectors.pair_ladder(variant),
         "trend_days": selectors.TREND_DAYS,
         "inactive_days": selectors.INACTIVE_DAYS,
-        "provisional_games": rating_model.PROVISIONAL_GAMES,
     }
     template = "ratings/partials/ladder.html" if request.headers.get("HX-Request") else "ratings/ladder.html"
     return render(request, template, context)

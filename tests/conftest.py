@@ -145,6 +145,8 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadGroupScheduling
 
     class TierScheduling(LoadGroupScheduling):
+        # The one method a group scheduler defines (LoadGroupScheduling does the same
+        # over LoadScopeScheduling): which unit of work a test id belongs to.
         def _split_scope(self, nodeid: str) -> str:
             return shared_scope(nodeid) or super()._split_scope(nodeid)
 

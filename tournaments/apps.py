@@ -23,3 +23,8 @@ class TournamentsConfig(AppConfig):
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments.record_game")
         table_page_will_render.connect(on_table_page, dispatch_uid="tournaments.table_page")
+        from games import extensions
+
+        from .at_profile import profile_sections
+
+        extensions.register(profile_sections=profile_sections)

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games import selectors as games_selectors
 from games.choices import Variant
@@ -34,14 +31,18 @@ def round_flags(round_: Round, names: dict[int, str]) -> list[str]:
     return lines
 
 
-def events_by_state(limit: int = 50) -> dict[str, list[Tournament]]:
-    """The public list: under way (running or paused), upcoming, past; a draft is not listed."""
+#: Past events on the list page: the newest few; the archive (tournaments.archive) has them all.
+RECENT_PAST = 5
+
+
+def events_by_state(limit: int = 50, past: int = RECENT_PAST) -> dict[str, list[Tournament]]:
+    """The public list: under way (running or paused), upcoming, the newest past; a draft is not listed."""
     over = [Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
     base = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
     return {
         "running": list(base.filter(status__in=Tournament.UNDER_WAY).order_by("starts_at")[:limit]),
         "upcoming": list(base.exclude(status__in=[*over, *Tournament.UNDER_WAY]).order_by("starts_at")[:limit]),
-        "past": list(base.filter(status__in=over).order_by("-starts_at")[:limit]),
+        "past": list(base.filter(status__in=over).order_by("-starts_at")[:past]),
     }
 
 
@@ -182,7 +183,7 @@ def standings_table(event: Tournament) -> list[dict]:
                 "median_buchholz": line.median_buchholz,
                 "sonneborn_berger": line.sonneborn_berger,
                 "duraks": line.duraks,
-                "rating": line.rating,
+                "rating": line.rating,  # None: provisional or unrated
                 "seed": line.seed,
                 "games": line.games,
                 "byes": line.byes,
@@ -199,18 +200,60 @@ def standings_table(event: Tournament) -> list[dict]:
     return out
 
 
+def start_numbers(event: Tournament) -> dict[int, int]:
+    """Entrant -> start number (1, 2, ...): by the seed fixed at the start (1 the best), entrants
+    without a seed after them in registration order. The short name of a table-mate in the
+    crosstable and the exports, the same whatever the standings do later."""
+    entrants = event.entrants.exclude(state=Entrant.State.WAITING).order_by("registered_at", "pk")
+    ordered = sorted(entrants.values_list("pk", "seed"), key=lambda e: (e[1] is None, e[1] or 0))
+    return {pk: number for number, (pk, _seed) in enumerate(ordered, start=1)}
+
+
 def crosstable(event: Tournament) -> dict:
-    """Rounds as columns: for each entrant, per round, the table number and the points."""
+    """Rounds as columns, entrants in standings order (each with his start number). Per round a
+    cell: the table number (None for a bye), the table-mates met there in seat order (start number
+    and name), the place at that table, the round's points as the standings count them, and
+    whether it was a bye; None for a round not played. The place is the game's place when the
+    table played one game that round; with several games (`places` lists each), the place by the
+    round's points at the table: 1 + the table-mates who scored more."""
     rounds = list(event.round_set.order_by("number").values_list("number", flat=True))
+    names = entrant_names(event)
+    numbers = start_numbers(event)
+    lines = standings_table(event)
+    by_round = {line["entrant"]: line["by_round"] for line in lines}
     cells: dict[int, dict[int, dict]] = {}
-    for r in Result.objects.filter(round__tournament=event).select_related("round", "round_table"):
+    results = Result.objects.filter(round__tournament=event).select_related("round", "round_table")
+    for r in results.order_by("round__number", "game_number", "pk"):
+        rt = r.round_table
         cell = cells.setdefault(r.entrant_id, {}).setdefault(
-            r.round.number, {"table": r.round_table.number if r.round_table else None, "points": 0.0}
+            r.round.number,
+            {
+                "table": rt.number if rt else None,
+                "bye": rt is None,
+                "mates": [pk for pk in rt.entrants if pk != r.entrant_id] if rt else [],
+                "places": [],
+                "duraks": 0,
+            },
         )
-        cell["points"] += r.points
+        if rt is not None and r.place is not None:
+            cell["places"].append(r.place)
+        cell["duraks"] += int(r.is_durak)
+    for entrant, per_round in cells.items():
+        for number, cell in per_round.items():
+            points = by_round.get(entrant, {}).get(number, 0.0)
+            mates = cell.pop("mates")
+            cell["points"] = points
+            cell["opponents"] = [{"entrant": pk, "start": numbers.get(pk), "name": names.get(pk, "?")} for pk in mates]
+            if len(cell["places"]) == 1:
+                cell["place"] = cell["places"][0]
+            elif cell["places"]:
+                cell["place"] = 1 + sum(1 for pk in mates if by_round.get(pk, {}).get(number, 0.0) > points)
+            else:
+                cell["place"] = None
     rows = []
-    for line in standings_table(event):
-        rows.append({**line, "cells": [cells.get(line["entrant"], {}).get(n) for n in rounds]})
+    for line in lines:
+        mine = cells.get(line["entrant"], {})
+        rows.append({**line, "start": numbers.get(line["entrant"]), "cells": [mine.get(n) for n in rounds]})
     return {"rounds": rounds, "rows": rows}
 
 
@@ -329,98 +372,6 @@ def csv_cell(value):
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
-
-
-class _SafeWriter:
-    """csv.writer whose text cells cannot start a formula."""
-
-    def __init__(self, out):
-        self._writer = csv.writer(out)
-
-    def writerow(self, row):
-        self._writer.writerow([csv_cell(value) for value in row])
-
-
-def standings_csv(event: Tournament) -> str:
-    out = io.StringIO()
-    writer = _SafeWriter(out)
-    # Headers in the language of the page, like the state column below them.
-    writer.writerow(
-        [
-            pgettext("standings csv", "rank"),
-            pgettext("standings csv", "name"),
-            pgettext("standings csv", "points"),
-            pgettext("standings csv", "buchholz"),
-            pgettext("standings csv", "duraks"),
-            pgettext("standings csv", "rating"),
-            pgettext("standings csv", "games"),
-            pgettext("standings csv", "byes"),
-            pgettext("standings csv", "state"),
-        ]
-    )
-    for line in standings_table(event):
-        writer.writerow(
-            [
-                line["rank"],
-                line["name"],
-                line["points"],
-                line["buchholz"],
-                line["duraks"],
-                line["rating"],
-                line["games"],
-                line["byes"],
-                line["state"],
-            ]
-        )
-    return out.getvalue()
-
-
-def games_csv(event: Tournament) -> str:
-    """Every game of the event: round, table, game, and each entrant's place and points."""
-    names = entrant_names(event)
-    results = list(
-        Result.objects.filter(round__tournament=event, game__isnull=False)
-        .select_related("round", "round_table")
-        .order_by("round__number", "round_table__number", "game_number")
-    )
-    games = {g["pk"]: g for g in games_selectors.games_with_seats({r.game_id for r in results})}
-    out = io.StringIO()
-    writer = _SafeWriter(out)
-    writer.writerow(
-        [
-            "round",
-            "table",
-            "game_number",
-            "game_id",
-            "table_id",
-            "finished_at",
-            "seed_hash",
-            "entrant",
-            "place",
-            "points",
-            "durak",
-            "corrected",
-        ]
-    )
-    for r in results:
-        game = games.get(r.game_id, {})
-        writer.writerow(
-            [
-                r.round.number,
-                r.round_table.number,
-                r.game_number,
-                r.game_id,
-                game.get("table_id"),
-                game.get("finished_at").isoformat() if game.get("finished_at") else "",
-                game.get("seed_hash", ""),
-                names.get(r.entrant_id, "?"),
-                r.place,
-                r.points,
-                int(r.is_durak),
-                int(r.corrected_at is not None),
-            ]
-        )
-    return out.getvalue()
 
 
 def pair_ratings(pair: Pair) -> list[tuple[str, str]]:

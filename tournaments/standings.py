@@ -80,7 +80,7 @@ class Line:
     sonneborn_berger: float = 0.0
     head_to_head: int = 0  # tied rivals finished above where they met (head_to_head_counts)
     duraks: int = 0
-    rating: float = 0.0  # shown only; the order reads the seed frozen at the start
+    rating: float | None = None  # shown only (None: provisional or unrated); the order reads the seed
     seed: int | None = None
     order: int = 0
     games: int = 0
@@ -224,7 +224,7 @@ def compute(
         e: Line(
             entrant=e,
             order=i,
-            rating=float(ratings.get(e) or 0),
+            rating=float(ratings[e]) if ratings.get(e) is not None else None,
             seed=seeds.get(e),
             group=groups.get(e, "active"),
             reached=eliminated.get(e),

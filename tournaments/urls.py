@@ -4,9 +4,13 @@ from . import views
 
 app_name = "tournaments"
 
+EXPORTS = (("standings", "csv"), ("standings", "xlsx"), ("standings", "trf"), ("games", "csv"), ("games", "xlsx"))
+
 urlpatterns = [
     path("", views.event_list, name="list"),
     path("my-seat/", views.my_seat, name="my-seat"),
+    path("archive/", views.archive_page, name="archive"),
+    path("hall-of-fame/", views.hall_of_fame, name="hall-of-fame"),
     path("pairs/", views.pairs, name="pairs"),
     path("pairs/<int:pair_id>/", views.pair_page, name="pair"),
     path("pairs/<int:pair_id>/answer/", views.pair_answer, name="pair-answer"),
@@ -18,7 +22,16 @@ urlpatterns = [
     path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
     path("<int:tournament_id>/check-in/", views.check_in, name="check-in"),
     path("<int:tournament_id>/bye/", views.request_bye, name="request-bye"),
-    path("<int:tournament_id>/standings.csv", views.standings_csv, name="standings-csv"),
-    path("<int:tournament_id>/games.csv", views.games_csv, name="games-csv"),
+    *(
+        # /<id>/standings.csv is named "standings-csv", and so on (exports.WRITERS).
+        path(f"<int:tournament_id>/{what}.{fmt}", views.export, {"what": what, "fmt": fmt}, name=f"{what}-{fmt}")
+        for what, fmt in EXPORTS
+    ),
+    path("<int:tournament_id>/print/pairings/", views.print_pairings, name="print-pairings"),
+    path("<int:tournament_id>/print/pairings.pdf", views.print_pairings, {"pdf": True}, name="print-pairings-pdf"),
+    path("<int:tournament_id>/print/slips/", views.print_slips, name="print-slips"),
+    path("<int:tournament_id>/print/slips.pdf", views.print_slips, {"pdf": True}, name="print-slips-pdf"),
+    path("<int:tournament_id>/print/standings/", views.print_standings, name="print-standings"),
+    path("<int:tournament_id>/print/standings.pdf", views.print_standings, {"pdf": True}, name="print-standings-pdf"),
     path("<int:tournament_id>/direct/", views.direct, name="direct"),
 ]

@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors as game_selectors
+from games.choices import Variant
 from games.errors import Refusal
 
-from . import absence, selectors, services, standings
+from . import absence, archive, exports, paper, selectors, services, standings
 from .errors import TournamentRefused
 from .forms import TournamentForm
 from .models import Entrant, Pair, Round, Tournament
@@ -30,6 +31,17 @@ from .models import Entrant, Pair, Round, Tournament
 
 def event_list(request):
     return render(request, "tournaments/list.html", {"events": selectors.events_by_state()})
+
+
+def archive_page(request):
+    return render(request, "tournaments/archive.html", archive.archive_page(request.GET))
+
+
+def hall_of_fame(request):
+    variant = archive.hall_variant(request.GET)
+    return render(
+        request, "tournaments/hall_of_fame.html", {"hall": archive.hall_of_fame(variant), "variants": Variant.choices}
+    )
 
 
 def panel_context(event: Tournament, user) -> dict:
@@ -198,17 +210,15 @@ def check_in(request, tournament_id: int):
     )
 
 
-def standings_csv(request, tournament_id: int):
+def export(request, tournament_id: int, what: str, fmt: str):
+    """An export of the event (exports.WRITERS: standings or games as CSV, XLSX, TRF-like text)."""
     event = _public_event(request, tournament_id)
-    response = HttpResponse(selectors.standings_csv(event), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-standings.csv"'
-    return response
-
-
-def games_csv(request, tournament_id: int):
-    event = _public_event(request, tournament_id)
-    response = HttpResponse(selectors.games_csv(event), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-games.csv"'
+    try:
+        content, content_type, filename = exports.export(event, what, fmt)
+    except LookupError:
+        raise Http404 from None
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -287,6 +297,58 @@ def director_only(view):
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+# ------------------------------------------------------------------- paper
+
+
+def _print_round(request, event: Tournament) -> Round | None:
+    """?round=N, else the latest round; a round that is not there is a 404, not an empty sheet."""
+    raw = request.GET.get("round", "")
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
+        raise Http404
+    round_ = paper.round_of(event, int(raw) if raw else None)
+    if raw and round_ is None:
+        raise Http404
+    return round_
+
+
+def _print_page(request, template: str, sheet: dict):
+    return render(request, template, {**sheet, "is_director": services.can_direct(request.user)})
+
+
+def _pdf(content: bytes, event: Tournament, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="event-{event.pk}-{name}.pdf"'
+    return response
+
+
+def print_pairings(request, tournament_id: int, pdf: bool = False):
+    event = _public_event(request, tournament_id)
+    sheet = paper.pairings(event, _print_round(request, event), director=services.can_direct(request.user))
+    url = request.build_absolute_uri(reverse("tournaments:event", args=[event.pk]))
+    if pdf:
+        return _pdf(paper.pairings_pdf(sheet, url), event, "pairings")
+    return _print_page(
+        request, "tournaments/print/pairings.html", {**sheet, "event_url": url, "qr": paper.qr_svg_uri(url)}
+    )
+
+
+@director_only
+def print_slips(request, tournament_id: int, pdf: bool = False):
+    event = get_object_or_404(Tournament, pk=tournament_id)
+    sheet = paper.result_slips(event, _print_round(request, event))
+    if pdf:
+        return _pdf(paper.slips_pdf(sheet), event, "slips")
+    return _print_page(request, "tournaments/print/slips.html", {**sheet, "note": paper.slip_note(event)})
+
+
+def print_standings(request, tournament_id: int, pdf: bool = False):
+    event = _public_event(request, tournament_id)
+    sheet = paper.standings_sheet(event)
+    if pdf:
+        return _pdf(paper.standings_pdf(sheet), event, "standings")
+    return _print_page(request, "tournaments/print/standings.html", sheet)
 
 
 @director_only

@@ -5,7 +5,7 @@ Logging in and out are Django's own views (see urls.py); logging in keeps its
 """
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -13,7 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import limits, permissions, selectors
+from games import extensions, limits, permissions, selectors
 from games.display import bot_choices, outcome, variant_name
 from games.errors import Refusal
 from games.services import accounts
@@ -46,11 +46,15 @@ def sign_up(request):
     if request.method == "POST" and form.is_valid():
         try:
             limits.check_signup_rate(request)
-            user = accounts.do_sign_up(form)  # refuses a look-alike that signed up a moment ago
+            # A guest becomes the account (his games stay his); a look-alike that signed up a moment ago is refused.
+            user = accounts.do_sign_up(form, guest=request.user)
         except Refusal as refusal:
             form.add_error(None, str(refusal))
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if request.user.is_authenticated and request.user.pk == user.pk:
+                update_session_auth_hash(request, user)  # the same session: its invitations are kept
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request))
     return render(request, "games/accounts/signup.html", {"form": form, "next": _next_url(request, "")})
 
@@ -110,5 +114,7 @@ def profile(request, username: str):
             "stats": stats,
             "rows": rows,
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+            # other apps' sections (games.extensions), e.g. the player's events
+            "sections": extensions.profile_sections(request, player),
         },
     )

@@ -4,7 +4,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import selectors
+from games import extensions, selectors
 from games.display import bot_label, player_name, rules_summary, seat_player_name, timer_text, variant_name
 from games.models import Table
 
@@ -26,6 +26,10 @@ def _table_row(table: Table, user) -> dict:
                 "free": seat.is_empty,
             }
         )
+    # what other apps show next to the names (games.extensions), e.g. ratings at rated tables
+    marks = extensions.seat_marks({"rated": table.rated, "variant": table.variant}, [s["user_id"] for s in seats])
+    for s in seats:
+        s["mark"] = marks.get(s["user_id"])
     seated = any(s["is_me"] for s in seats)
     return {
         "table": table,

@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/bots/", views.play_with_bots, name="play-bots"),
     path("t/invite/<str:token>/", views.table_invite, name="table-invite"),
     path("t/<int:table_id>/join/", views.table_join, name="table-join"),
+    path("t/<int:table_id>/guest/", views.table_guest, name="table-guest"),
     path("t/<int:table_id>/leave/", views.table_leave, name="table-leave"),
     path("t/<int:table_id>/start/", views.table_start, name="table-start"),
     path("t/<int:table_id>/bot/", views.table_bot, name="table-bot"),

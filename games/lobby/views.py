@@ -83,6 +83,25 @@ def table_invite(request, token: str):
     return redirect("games:table", table_id=table.pk)
 
 
+@require_POST
+def table_guest(request, table_id: int):
+    """The «play as a guest» button of a table one was invited to: a new guest, seated, in one tap."""
+    if request.user.is_authenticated:
+        return _back_to_table(table_id)  # already someone: the table's own "take a seat" serves
+    if not Table.objects.filter(pk=table_id).exists():
+        raise Http404(_("There is no such table."))
+    try:
+        limits.check_guest_rate(request)  # a Refusal: too many new guests from this address
+        user = accounts.do_join_as_guest(
+            table_id=table_id, invite_token=invite_token_of(request, table_id), prefix=_("Guest")
+        )
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+        return _back_to_table(table_id)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return _back_to_table(table_id)
+
+
 def invite_token_of(request, table_id: int) -> str | None:
     """The invite token this browser came through (or sent with the form) for a table."""
     return request.POST.get("invite") or request.session.get(INVITE_TOKENS, {}).get(str(table_id))

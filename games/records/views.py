@@ -4,9 +4,13 @@ While a game is being played its record shows only public facts (no hands, no
 seed); after the end every hand is open at every step.
 """
 
+import hashlib
+import json
 import shlex
+from pathlib import Path
 
-from django.http import Http404
+from django.conf import settings
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games import engine, extensions, permissions, positions, selectors
@@ -222,8 +226,54 @@ def game_record(request, game_id: int):
     return render(request, "games/records/record.html", context)
 
 
+def _browser_check(game: Game) -> dict | None:
+    """What static/js/verify.js needs to re-deal a finished game in the player's own
+    browser (deal method 2, docs/fairness.md), and the deal the site played to compare
+    with, card for card, in the reference verifier's form."""
+    if not game.is_over or game.deal_method != REFERENCE_DEAL_METHOD:
+        return None
+    state = json.loads(positions.deal_of(game).to_json())
+    names = _seat_names(game)
+    return {
+        "seed": game.seed,
+        "seed_hash": game.seed_hash,
+        "players": game.rules.get("players"),
+        "deck": game.rules.get("deck", 36),
+        "dealer": game.dealer,
+        "deal": {
+            "hands": state["hands"],
+            "stock": state["stock"],
+            "trump_card": state["trump_card"],
+            "names": [names.get(n, {}).get("name", "") for n in range(len(state["hands"]))],
+        },
+    }
+
+
+def _verifier_file() -> Path:
+    return Path(settings.BASE_DIR) / REFERENCE_VERIFIER
+
+
+def verifier_sha256() -> str:
+    return hashlib.sha256(_verifier_file().read_bytes()).hexdigest()
+
+
+def verifier_download(request):
+    """The reference verifier, as a file a player saves and runs with Python 3."""
+    response = HttpResponse(_verifier_file().read_bytes(), content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{Path(REFERENCE_VERIFIER).name}"'
+    return response
+
+
 def game_verify(request, game_id: int):
     game = _visible_game(request, game_id)
     result = positions.verify_game(game) if game.is_over else None
-    context = {"game": game, "result": result, "fairness": fairness_context(game)}
+    check = _browser_check(game)
+    context = {
+        "game": game,
+        "result": result,
+        "fairness": fairness_context(game),
+        "browser_check": json.dumps(check) if check else "",  # a data attribute: no inline script (CSP)
+        "verifier_name": Path(REFERENCE_VERIFIER).name,
+        "verifier_sha256": verifier_sha256(),
+    }
     return render(request, "games/records/verify.html", context)

@@ -13,7 +13,7 @@ from games.errors import Refusal
 from games.models import Profile, Table
 
 from .play import do_finish_now, do_resign
-from .tables import do_create_table, do_leave_table
+from .tables import do_create_table, do_join_table, do_leave_table
 
 GUEST_BOT_LEVEL = "heuristic"
 
@@ -92,14 +92,29 @@ def keep_name_key(sender, instance, created, raw=False, update_fields=None, **kw
         Profile.objects.update_or_create(user=instance, defaults={"name_key": _stored_key(key, f"#{instance.pk}")})
 
 
-def do_sign_up(form):
+def do_sign_up(form, *, guest=None):
     """Save a valid UserCreationForm: the new user and his profile. Raises NameTaken
-    (and saves nothing) when a look-alike signed up since the form's check."""
+    (and saves nothing) when a look-alike signed up since the form's check.
+    A `guest` who signs up becomes the account (his name and password set, the guest
+    flag cleared) rather than a new user: his games, seats and ratings stay his."""
     with transaction.atomic():
-        user = form.save()  # keep_name_key makes the profile
+        if guest is not None and guest.is_authenticated and _is_guest(guest):
+            user = get_user_model().objects.select_for_update().get(pk=guest.pk)
+            user.username = form.cleaned_data["username"]
+            user.set_password(form.cleaned_data["password1"])
+            user.save()  # keep_name_key moves the profile to the new name
+            Profile.objects.filter(user=user).update(is_guest=False)
+            user.profile.refresh_from_db()
+        else:
+            user = form.save()  # keep_name_key makes the profile
         if user.profile.name_key != _stored_key(name_key(user.get_username())):
             raise NameTaken(NAME_TAKEN)  # leaving the atomic block undoes the user too
     return user
+
+
+def _is_guest(user) -> bool:
+    profile = Profile.objects.filter(user=user).only("is_guest").first()
+    return bool(profile and profile.is_guest)
 
 
 def _guest_username(prefix: str) -> str:
@@ -122,6 +137,16 @@ def do_create_guest(*, prefix: str = "Guest"):
         user.save()  # keep_name_key makes the profile
         user.profile.is_guest = True
         user.profile.save(update_fields=["is_guest"])
+    return user
+
+
+def do_join_as_guest(*, table_id: int, invite_token: str | None, prefix: str = "Guest"):
+    """A friend without an account at a table he was invited to: a new guest sitting
+    in its first free seat. A refusal (a full table, a rated one, a wrong token) leaves
+    no guest behind. Returns the guest."""
+    with transaction.atomic():
+        user = do_create_guest(prefix=prefix)
+        do_join_table(table_id=table_id, user=user, invite_token=invite_token)
     return user
 
 

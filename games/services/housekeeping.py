@@ -3,7 +3,8 @@
 Tables nobody will finish: a table waiting for players that nobody has touched for
 `WAITING_IDLE` is closed; a game without a turn timer that nobody has moved in for
 `PLAYING_IDLE` is ended (its people go on autopilot and the bots play it out:
-`play.do_close_idle_game`). The "play now" queue is swept as well. Everything is
+`play.do_close_idle_game`; time the site was down does not count: after an outage,
+from when it came back, games.services.clock). The "play now" queue is swept as well. Everything is
 re-derived from the database, so running it twice, or late, changes nothing more.
 """
 
@@ -18,7 +19,7 @@ from django.utils import timezone
 from games import selectors
 from games.models import Table
 
-from . import matchmaking, notify, play
+from . import clock, matchmaking, notify, play
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,9 @@ def do_close_idle_tables(*, now=None) -> dict:
     """Close the idle waiting tables and end the idle games without a timer; returns the counts."""
     now = now or timezone.now()
     idle = selectors.idle_table_ids(waiting_before=now - WAITING_IDLE, playing_before=now - PLAYING_IDLE)
+    resumed = clock.resumed_at()
+    if resumed is not None and resumed > now - PLAYING_IDLE:
+        idle["games"] = []  # nobody could move while the site was down: idle counts from its return
     closed = 0
     for table_id in idle["waiting"]:
         with transaction.atomic():

@@ -32,7 +32,7 @@ from games.errors import MoveRefused, from_engine
 from games.models import Game, GameSeat, Move, Table
 from games.positions import position_of
 
-from . import notify
+from . import clock, notify
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
 # Medium, never a searching level: the autopilot answers at once when a player's time has run out.
@@ -198,7 +198,8 @@ def do_advance_game(*, game_id: int, now=None) -> int:
     (or autopilot) seat makes one move and the next one is scheduled.
     Idempotent: it re-reads the game under the lock and acts only on what is
     due, so a repeated or early nudge changes nothing. Returns the number of
-    moves made.
+    moves made. Time the site was down, and a disconnected player's one extra
+    wait of the game, are never charged as a timeout (games.services.clock).
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -210,18 +211,29 @@ def do_advance_game(*, game_id: int, now=None) -> int:
             return 0
         timer_due = game.deadline is not None and game.deadline <= now
         bot_due = game.bot_due_at is not None and game.bot_due_at <= now
+        if timer_due and clock.outage_unaccounted():
+            timer_due = False  # the deadline may have run out while the site was down: the sweep moves it first
         if not (timer_due or bot_due):
             return 0
         seats = _seats(game)
         position = position_of(game)
         events: list = []
         made = 0
+        graced = False
         if timer_due:
+            waited_for = [seats[n] for n in position.to_move() if not seats[n].is_bot_controlled]
+            graced = clock.grant_grace(game, waited_for, now)
+        if timer_due and not graced:
             made = _expire_turns(game, position, seats, now, events)
         if not made and bot_due:
             made = _play_one_bot_move(game, position, seats, now, events)
         if made:
             _save(game, position, seats, now, events)
+        elif graced:
+            if bot_due:
+                game.bot_due_at = None
+            # The table is told, so every countdown shows the extra wait.
+            _save(game, position, seats, now, [], cache=False, schedule=False)
         else:
             # A time with nobody behind it (no human awaited, no bot to move): clear
             # it, so the beat sweep stops finding the game; a running clock stays.
@@ -436,10 +448,20 @@ def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, 
 
 
 def _save(
-    game: Game, position: engine.Game, seats: dict, now, events: list, *, cache: bool = True, notify_table: bool = True
+    game: Game,
+    position: engine.Game,
+    seats: dict,
+    now,
+    events: list,
+    *,
+    cache: bool = True,
+    notify_table: bool = True,
+    schedule: bool = True,
 ) -> None:
-    """Store the position cache and the next deadline / bot time; tell others on commit."""
-    _schedule(game, position, seats, now)
+    """Store the position cache and the next deadline / bot time (`schedule`: from the
+    position; else as they are); tell others on commit."""
+    if schedule:
+        _schedule(game, position, seats, now)
     fields = ["deadline", "bot_due_at"]
     if cache:
         game.state_json = state_json = position.to_json()

@@ -132,6 +132,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         if self.user_id is not None and any(s.get("user_id") == self.user_id for s in snapshot.get("seats") or ()):
             presence.do_mark_seen(table_id=self.table_id, user_id=self.user_id)  # he has come to his seat
+            # Back online: a disconnected player's one grace wait (games.services.clock) is his only.
+            presence.do_mark_online(table_id=self.table_id, user_id=self.user_id)
         game = snapshot.get("game")
         # Only the moves the snapshot counts: the log never runs ahead of the state.
         events, replayed = recent_events(
@@ -144,6 +146,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             if pending is not None:
                 pending.cancel()
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
+        if getattr(self, "seat", None) is not None:
+            try:
+                await database_sync_to_async(presence.do_mark_offline)(table_id=self.table_id, user_id=self.user_id)
+            except Exception:  # a closing socket must never raise: the mark only buys him a grace wait
+                log.exception("table %s: could not mark seat offline", self.table_id)
 
     # ------------------------------------------------------------ catching up
 

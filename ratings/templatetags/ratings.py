@@ -5,15 +5,15 @@ selectors.CACHE_SECONDS), so a live table re-rendered after every move does not
 query them each time. `user` may be a User, an id or a snapshot seat dict;
 `game` a Game, an id or a snapshot game dict.
 
-- `{% rating_of user variant %}`: "1523", or "?" while provisional;
+- `{% rating_of user variant %}`: "1523", or "1473?" while provisional;
 - `{% rating_badge user variant [shown] %}`: the same in a <span class="rating-badge">
   (from `shown`, a dict of `ratings_for`, when given);
 - `{% ratings_for user_ids variant as shown %}` then `{{ shown|rating_for:user_id }}`:
   many names, one query (lobby lists, table seats);
 - `{% rating_chart user variant %}`: the SVG history chart (partials/chart.html);
 - `{% ratings_profile user %}`: ratings per variant and their charts (for the profile);
-- `{% game_chances game as rows %}` / `{% chances_list game %}`: each player's
-  chance of not being the durak in a rated game (empty otherwise), kept per game;
+- `{% game_chances game as rows %}` / `{% chances_list game %}`: each side's
+  chance of being the durak in a rated game (empty otherwise), kept per game;
 - `{% table_ratings table seats panels as shown %}` then `{% seat_panels panels|with_ratings:shown %}`:
   a live table's badges, one cache read per render.
 
@@ -50,14 +50,14 @@ def _game_id(game):
 @register.simple_tag
 def rating_of(user, variant):
     user_id = _user_id(user)
-    return selectors.cached_ratings_for([user_id], variant).get(user_id, selectors.UNKNOWN)
+    return selectors.cached_ratings_for([user_id], variant).get(user_id, selectors.NEWCOMER)
 
 
 @register.inclusion_tag("ratings/partials/badge.html")
 def rating_badge(user, variant, known=None):
     """`known`: the {user_id: shown} of `ratings_for` / `table_ratings`, when a list of names looked them up at once."""
     shown = rating_for(known, user) if known else rating_of(user, variant)
-    return {"shown": shown, "provisional": shown == selectors.UNKNOWN}
+    return {"shown": shown, "provisional": selectors.is_provisional_text(shown)}
 
 
 @register.simple_tag
@@ -68,8 +68,8 @@ def ratings_for(user_ids, variant):
 @register.filter
 def rating_for(shown, user):
     if not shown:
-        return selectors.UNKNOWN
-    return shown.get(_user_id(user), selectors.UNKNOWN)
+        return selectors.NEWCOMER
+    return shown.get(_user_id(user), selectors.NEWCOMER)
 
 
 @register.inclusion_tag("ratings/partials/chart.html")
@@ -96,7 +96,7 @@ def _rated_panel(panel, shown):
     if user_id is None or user_id not in shown:
         return panel
     text = shown[user_id]
-    note = _("Provisional: too few games yet") if text == selectors.UNKNOWN else _("Rating")
+    note = _("Provisional: the rating is still uncertain") if selectors.is_provisional_text(text) else _("Rating")
     return {**panel, "rating": text, "rating_note": str(note)}
 
 

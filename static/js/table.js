@@ -98,10 +98,85 @@
    * queue it and send it on reconnect: the queue is emptied and every send
    * refused while offline). When the socket is back the server sends the whole
    * state again and the banner says so for a moment.
+   *
+   * Reconnecting is this page's, not the extension's: the extension retries only
+   * after some close codes, with a backoff that grows to a minute, and its retry
+   * timer cannot be cancelled (a late one would close the socket opened meanwhile).
+   * So every socket hands the extension its close as a clean one (no retry of its
+   * own), and the page retries after every close: at most 2 s apart, with jitter so
+   * a restarted server is not met by every browser at once, and at once when the
+   * device is back online or the tab is shown again.
    */
   var wasOffline = false;
   var bannerTimer = null;
-  var RECONNECT_CODES = [1006, 1011, 1012, 1013];  // the ws extension reconnects by itself after these
+  var RETRY_FIRST_MS = 250;
+  var RETRY_CAP_MS = 2000;  // the server is back: the table is within 2 s
+  var RETRY_SLOW_AFTER = 90;  // about two minutes of failures (a table that refuses this browser)...
+  var RETRY_SLOW_MS = 15000;  // ...then no more than every 15 s
+  var socket = null;  // the table's last socket
+  var socketWrapper = null;  // the extension's handle of it
+  var retries = 0;
+  var retryTimer = null;
+
+  function retryDelay(n) {
+    var cap = n >= RETRY_SLOW_AFTER ? RETRY_SLOW_MS : Math.min(RETRY_CAP_MS, RETRY_FIRST_MS * Math.pow(2, n));
+    return cap / 2 + Math.random() * cap / 2;
+  }
+
+  if (window.htmx) {
+    htmx.createWebSocket = function (url) {
+      var sock = new WebSocket(url, []);
+      sock.binaryType = htmx.config.wsBinaryType;
+      var onclose = null;
+      Object.defineProperty(sock, "onclose", {
+        configurable: true,
+        get: function () { return onclose; },
+        set: function (handler) { onclose = handler; }
+      });
+      sock.addEventListener("close", function (event) {
+        if (!onclose || sock !== socket) { return; }  // a socket replaced already: its close is no news
+        onclose({ type: "close", code: 1000, reason: event.reason, wasClean: event.wasClean, closeCode: event.code });
+      });
+      socket = sock;
+      return sock;
+    };
+  }
+
+  function reconnectNow() {
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    if (!socketWrapper || !document.getElementById("table-live")) { return; }
+    if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) { return; }
+    socketWrapper.reconnect();
+  }
+
+  function scheduleReconnect() {
+    if (retryTimer || !document.getElementById("table-live")) { return; }
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      retries += 1;
+      reconnectNow();
+    }, retryDelay(retries));
+  }
+
+  var wentOffline = false;
+  window.addEventListener("offline", function () { wentOffline = true; });
+  window.addEventListener("online", function () {
+    retries = 0;
+    var stale = wentOffline && socket && socket.readyState === WebSocket.OPEN;
+    wentOffline = false;
+    if (stale && socketWrapper && document.getElementById("table-live")) {
+      // After a network change the old socket may be open on paper only: a new one.
+      wasOffline = true;
+      setOnline(false);
+      banner("lost");
+      socketWrapper.reconnect();
+      return;
+    }
+    reconnectNow();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { retries = 0; reconnectNow(); }
+  });
 
   function live() { return document.getElementById("table-live"); }
 
@@ -141,6 +216,8 @@
 
   document.addEventListener("htmx:wsOpen", function (event) {
     justOpened = true;
+    retries = 0;
+    if (event.detail && event.detail.socketWrapper) { socketWrapper = event.detail.socketWrapper; }
     dropQueue(event.detail);  // anything queued while offline is stale
     setOnline(true);
     if (wasOffline) { banner("back"); }
@@ -152,12 +229,8 @@
     wasOffline = true;
     setOnline(false);
     banner("lost");
-    var code = event.detail && event.detail.event && event.detail.event.code;
-    var wrapper = event.detail && event.detail.socketWrapper;
-    // A clean close (a server shut down politely) is not retried by the extension: retry anyway.
-    if (wrapper && RECONNECT_CODES.indexOf(code) < 0 && document.getElementById("table-live")) {
-      setTimeout(function () { wrapper.reconnect(); }, 1000 + Math.random() * 1000);
-    }
+    if (event.detail && event.detail.socketWrapper) { socketWrapper = event.detail.socketWrapper; }
+    scheduleReconnect();
   });
 
   document.addEventListener("htmx:wsError", function () {

@@ -79,7 +79,8 @@ def create_event(page, name: str) -> int:
     form.locator("[name=deck]").select_option("24")
     form.locator("[name=checkin_opens]").fill(local_time(-timedelta(days=1)))
     form.locator("[name=starts_at]").fill(local_time(timedelta(days=1)))
-    form.locator("button[type=submit]").click()
+    # Create and publish at once (the form's other button saves a draft).
+    form.locator("button[type=submit]:not([name=draft])").click()
     page.wait_for_url(re.compile(r"/tournaments/\d+/direct/$"))
     return int(re.search(r"/tournaments/(\d+)/direct/$", page.url).group(1))
 

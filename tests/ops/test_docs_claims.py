@@ -16,6 +16,7 @@ import re
 import secrets
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -239,9 +240,12 @@ def layout_row(path: str) -> str:
     return next(holds for paths, holds in LAYOUT if f"`{path}`" in paths)
 
 
-def test_issue21_the_layout_names_every_games_service_module_and_no_other():
-    named = {name for name in TICKED.findall(layout_row("games/services/")) if re.fullmatch(r"[a-z_]+", name)}
-    modules = {path.stem for path in (ROOT / "games" / "services").glob("*.py")} - {"__init__"}
+@pytest.mark.parametrize(
+    ("row", "package"), [("games/services/", "games/services"), ("tournaments/", "tournaments/services")]
+)
+def test_issue21_the_layout_names_every_service_module_and_no_other(row, package):
+    named = {name for name in TICKED.findall(layout_row(row)) if re.fullmatch(r"[a-z_]+", name)}
+    modules = {path.stem for path in (ROOT / package).glob("*.py")} - {"__init__"}
     assert named == modules
 
 
@@ -449,3 +453,29 @@ def test_issue21_every_periodic_task_runs_on_the_queue_scaling_md_names_for_it()
         variant = json.loads(row.args)[0] if row.args and row.args != "[]" else ""
         documented = [queue.replace("<variant>", variant) for queue in named[row.task]]
         assert row.queue in documented, (row.name, row.queue, documented)
+
+
+# --- The import contracts as README tells them ---
+
+
+def test_issue21_readme_tells_the_import_contracts_of_pyproject():
+    contracts = {
+        c["id"]: c for c in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    }
+    told = " ".join(
+        section(README, "Layout").split("`python3 dev.py check` runs what CI runs")[1].split("\n\n")[0].split()
+    )
+    apps = [app for layer in contracts["apps-layers"]["layers"] for app in layer.split(" | ")]
+    assert [app for app in re.findall(r"`(\w+)`", told.split("the apps in layers")[1]) if app in apps][
+        : len(apps)
+    ] == apps
+    pages = {"table", "lobby", "records", "accounts"}
+    protected = contracts["apps-through-games-public-face"]["protected_modules"]
+    for module in protected:
+        name = module.removeprefix("games.")
+        word = "pages" if name in pages else "template tags" if name == "templatetags" else name
+        assert f" {word}" in told.split("never import")[1].split(":")[0], module
+    importers = set(contracts["apps-through-games-public-face"]["allowed_importers"])
+    assert {"ratings", "tournaments", "reviews", "notices"} & importers == set()
+    assert contracts["engine-and-bots-without-django"]["forbidden_modules"] == ["django"]
+    assert set(contracts["tools-out-of-the-product"]["forbidden_modules"]) == {"bench"}

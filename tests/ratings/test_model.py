@@ -141,63 +141,80 @@ def test_400_points_read_as_10_to_1_odds_as_in_elo():
     assert model.display_rating(model.MU + mu_gap, 5.0) - model.display_rating(model.MU, 5.0) == 400
 
 
-def test_provisional_until_ten_games_and_a_deviation_of_eight():
-    assert model.is_provisional(9, 5.0)  # too few games
-    assert model.is_provisional(30, model.SIGMA)  # still too uncertain
-    assert model.is_provisional(10, 8.01)
-    assert not model.is_provisional(10, 8.0)
+def test_issue19_provisional_by_uncertainty_alone_not_a_count_of_games():
+    assert model.is_provisional(model.SIGMA)  # a newcomer
+    assert model.is_provisional(8.01)
+    assert not model.is_provisional(8.0)
     assert model.PROVISIONAL_SIGMA == 8.0
+    assert not hasattr(model, "PROVISIONAL_GAMES")  # no second rule beside the sigma one
 
 
 def _games_until_established(players: int) -> int:
     """Equal newcomers at one table, taking every place in turn, until the first one shows a number."""
     table = [(model.MU, model.SIGMA)] * players
     games = 0
-    while model.is_provisional(games, table[0][1]):
+    while model.is_provisional(table[0][1]):
         games += 1
         ranks = [(seat + games) % players + 1 for seat in range(players)]
         table = [team[0] for team in model.rate([[r] for r in table], ranks)]
     return games
 
 
-def test_the_provisional_rule_needs_more_games_where_a_game_says_less():
+def test_issue19_the_provisional_rule_needs_more_games_where_a_game_says_less():
     """A 2-player game compares one pair, a 6-player game fifteen: the sigma rule asks for
-    33 two-player games, 11 four-player ones, and the games rule (10) governs at six."""
+    33 two-player games, 16 three-player, 11 four-player and 7 six-player ones (as the
+    "what is this number" page says)."""
     assert _games_until_established(2) == 33
+    assert _games_until_established(3) == 16
     assert _games_until_established(4) == 11
-    assert _games_until_established(6) == 10
+    assert _games_until_established(6) == 7
 
 
-def test_chances_not_to_be_the_durak():
+def test_issue19_chances_of_being_the_durak():
     new = (model.MU, model.SIGMA)
-    assert model.chances_not_durak([[new], [new]]) == [0.5, 0.5]
+    assert model.chances_durak([[new], [new]]) == [0.5, 0.5]
     strong, weak = (75.0, 5.0), (15.0, 5.0)
-    two = model.chances_not_durak([[strong], [weak]])
-    assert two[0] > 0.8 > 0.2 > two[1]
-    # Two teams: exactly the model's own pairwise chance.
-    assert math.isclose(two[0], model.chance_ahead([strong], [weak]))
+    two = model.chances_durak([[strong], [weak]])
+    assert two[0] < 0.3 < 0.7 < two[1]  # the weaker is likelier the durak
     assert math.isclose(sum(two), 1.0)
-    three = model.chances_not_durak([[strong], [new], [weak]])
-    assert three[0] > three[1] > three[2]
-    # Exactly one player is the durak: the chances of being him sum to one.
-    assert math.isclose(sum(1 - c for c in three), 1.0)
-    equal_six = model.chances_not_durak([[new]] * 6)
-    assert all(math.isclose(c, 5 / 6) for c in equal_six)
-    partners = model.chances_not_durak([[strong, new], [weak, new]])
-    assert partners[0] > partners[1]
+    three = model.chances_durak([[strong], [new], [weak]])
+    assert three[0] < three[1] < three[2]
+    assert math.isclose(sum(three), 1.0)
+    equal_six = model.chances_durak([[new]] * 6)
+    assert all(math.isclose(c, 1 / 6) for c in equal_six)
+    partners = model.chances_durak([[strong, new], [weak, new]])
+    assert partners[0] < partners[1] and math.isclose(sum(partners), 1.0)
+
+
+def test_issue19_uncertainty_makes_a_chance_less_sure():
+    """Two sides with the same mu: the uncertain one's performance is wider, so against a
+    clearly weaker third player it is likelier last than the settled one; and a provisional
+    side's range (one sigma either way) holds its chance."""
+    settled, unsure, weak = (40.0, 1.0), (40.0, 8.3), (0.0, 1.0)
+    chances = model.chances_durak([[settled], [unsure], [weak]])
+    assert chances[0] < chances[1]
+    low, high = model.chance_range([[settled], [unsure], [weak]], 1)
+    assert low < chances[1] < high
+
+
+def test_issue19_whole_percents_add_up_to_100():
+    assert model.whole_percents([1 / 3] * 3) == [34, 33, 33]
+    assert sum(model.whole_percents([1 / 6] * 6)) == 100
+    assert model.whole_percents([0.5, 0.5]) == [50, 50]
 
 
 @given(teams=st.lists(st.tuples(ratings), min_size=2, max_size=6))
 @settings(max_examples=100, deadline=None)
-def test_chances_not_to_be_the_durak_are_chances_and_follow_mu(teams):
-    chances = model.chances_not_durak([list(t) for t in teams])
+def test_issue19_chances_of_being_the_durak_sum_to_one_and_follow_mu(teams):
+    chances = model.chances_durak([list(t) for t in teams])
     assert all(0 < c < 1 for c in chances)
-    assert math.isclose(sum(1 - c for c in chances), 1.0)
-    mus = [t[0][0] for t in teams]
+    assert math.isclose(sum(chances), 1.0)
+    assert sum(model.whole_percents(chances)) == 100
     for i in range(len(teams)):
         for j in range(len(teams)):
-            if mus[i] > mus[j]:
-                assert chances[i] >= chances[j]
+            (mu_i, sigma_i), (mu_j, sigma_j) = teams[i][0], teams[j][0]
+            if mu_i > mu_j and sigma_i == sigma_j:
+                assert chances[i] <= chances[j]
 
 
 @given(

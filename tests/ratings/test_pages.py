@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def season():
     """34 rated 1v1 games: anna wins them all (settled: a number; a 1v1 game says
     little, so it takes about 33 to bring sigma to 8), boris and vera play 17 each
-    (10 games or more, but still too uncertain: "?"); one partners game for the pair ladder."""
+    (still too uncertain: the number with "?"); one partners game for the pair ladder."""
     anna, boris, vera, gleb = people("anna", "boris", "vera", "gleb")
     now = timezone.now()
     for i in range(34):
@@ -39,10 +39,11 @@ def test_the_ladder_ranks_settled_players_and_marks_provisional_ones(client, sea
     rows = selectors.ladder("podkidnoy")
     assert rows[0].user_id == anna.pk and rows[0].rank == 1 and rows[0].shown.isdigit()
     assert rows[0].games == 35
-    assert all(row.shown == "?" and row.rank is None for row in rows[1:])
+    # issue 19: provisional numbers are shown, with "?" (as lichess does), not hidden
+    assert all(row.shown == f"{row.display}?" and row.rank is None for row in rows[1:])
     assert str(rows[0].shown) in page
     assert "anna &amp; vera" in page  # the pair ladder beside it
-    assert "?" in page
+    assert f">{rows[1].shown}</td>" in page
 
 
 def test_provisional_players_have_no_place_but_a_marked_one_explained_in_a_tooltip(client, season):
@@ -54,8 +55,8 @@ def test_provisional_players_have_no_place_but_a_marked_one_explained_in_a_toolt
     # Places count established players only: anna is first; the provisional ones follow, marked.
     assert place_of["anna"] == "1"
     mark = (
-        '<abbr class="unranked" title="Рейтинг пока предварительный: место в таблице появится после '
-        f'{model.PROVISIONAL_GAMES} рейтинговых партий, когда он устоится.">предв.</abbr>'
+        '<abbr class="unranked" title="Рейтинг пока предварительный: место в таблице появится, '
+        'когда он устоится.">предв.</abbr>'
     )
     assert place_of["boris"] == place_of["vera"] == place_of["gleb"] == mark
     # The pairs (one partners game each) are all provisional: the same mark.
@@ -113,9 +114,11 @@ def test_ratings_next_to_names_cost_one_query(season, django_assert_num_queries)
     anna, boris, vera, gleb = season
     with django_assert_num_queries(1):
         shown = selectors.ratings_for([anna.pk, boris.pk, gleb.pk, None], "podkidnoy")
-    assert shown[anna.pk].isdigit() and shown[boris.pk] == "?" and shown[gleb.pk] == "?"
     boris_rating = Rating.objects.get(user=boris, variant="podkidnoy")
-    assert boris_rating.games >= model.PROVISIONAL_GAMES and boris_rating.sigma > model.PROVISIONAL_SIGMA
+    gleb_rating = Rating.objects.get(user=gleb, variant="podkidnoy")
+    assert shown[anna.pk].isdigit()
+    assert shown[boris.pk] == f"{boris_rating.display}?" and shown[gleb.pk] == f"{gleb_rating.display}?"
+    assert boris_rating.games >= 10 and boris_rating.sigma > model.PROVISIONAL_SIGMA  # by sigma, not games
 
 
 def test_template_tags(season):
@@ -129,19 +132,21 @@ def test_template_tags(season):
     assert "<polyline" in html
 
 
-def test_the_chances_of_not_being_the_durak_in_a_rated_game(season):
+def test_issue19_the_chances_of_being_the_durak_in_a_rated_game(season):
     anna, boris, vera, gleb = season
     game = finished_game([(anna, 1), (boris, 2)])
     rows = selectors.game_chance_rows(game.pk)
     assert [r["name"] for r in rows] == ["anna", "boris"]
-    assert rows[0]["chance"] > 0.5 > rows[1]["chance"]
+    assert rows[0]["chance"] < 0.5 < rows[1]["chance"]  # anna won every game: boris likelier the durak
     assert rows[0]["percent"] + rows[1]["percent"] == 100
     unrated = finished_game([(anna, 1), (boris, 2)], rated=False)
     assert selectors.game_chance_rows(unrated.pk) == []
     html = Template("{% load ratings i18n %}{% language 'ru' %}{% chances_list game %}{% endlanguage %}").render(
         Context({"game": game})
     )
-    assert f"anna: {rows[0]['percent']}% не остаться дураком" in html
+    assert "Шанс остаться дураком" in html and f"anna: {rows[0]['percent']}%" in html
+    low, high = rows[1]["low"], rows[1]["high"]  # boris is provisional: a range
+    assert low < rows[1]["percent"] < high and f"boris: ≈{rows[1]['percent']}% ({low}–{high}%)" in html
 
 
 def test_the_admin_recalculates_a_variant(client, season):
@@ -188,11 +193,13 @@ def test_the_profile_shows_each_variants_rating_ladder_place_and_chart(client, s
     html = client.get(reverse("games:profile", args=["anna"]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     section = html[html.index('<section class="ratings-profile"') :]
     number = selectors.rating_of(anna.pk, "podkidnoy")
-    assert f"<dd>{number} " in section and "1-е место в таблице" in section
+    about = reverse("ratings:about")
+    assert f'<dd><a class="rating-value" href="{about}">{number}</a> ' in section and "1-е место в таблице" in section
     assert "Переводной" in section and section.count("<svg") == 1
-    # boris is provisional: "?" and no place on the ladder.
+    # boris is provisional: his number with "?" and no place on the ladder.
     boris = client.get(reverse("games:profile", args=["boris"]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    assert "<dd>? " in boris and "место в таблице" not in boris
+    shown = selectors.rating_of(season[1].pk, "podkidnoy")
+    assert shown.endswith("?") and f">{shown}</a> " in boris and "место в таблице" not in boris
     assert selectors.ladder_rank(season[1].pk, "podkidnoy") is None
 
 
@@ -221,7 +228,8 @@ def test_the_lobby_shows_ratings_next_to_names_at_rated_tables_only(client, seas
         return row[: row.index("</ol>")]
 
     number = selectors.rating_of(anna.pk, "podkidnoy")
-    assert f'anna<span class="rating-badge">{number}</span>' in seats_of(rated)
+    about = reverse("ratings:about")
+    assert f'anna<a class="rating-badge" href="{about}" title="Рейтинг">{number}</a>' in seats_of(rated)
     assert "boris" in seats_of(unrated) and "rating-badge" not in seats_of(unrated)
 
 
@@ -245,11 +253,17 @@ def test_a_rated_table_shows_ratings_and_the_chances_before_the_first_move(seaso
     with django_assert_num_queries(5):  # the ratings (one query), the chances (four, once per game)
         html = render()
     number = selectors.rating_of(anna.pk, "podkidnoy")
-    assert f'<span class="rating-badge" title="Рейтинг">{number}</span>' in html  # anna's own panel
-    assert '<span class="rating-badge" title="Предварительный: пока мало партий">?</span>' in html  # boris
+    about = reverse("ratings:about")
+    assert f'<a class="rating-badge" href="{about}" title="Рейтинг">{number}</a>' in html  # anna's own panel
+    boris_shown = selectors.rating_of(boris.pk, "podkidnoy")
+    assert boris_shown.endswith("?")
+    assert (
+        f'<a class="rating-badge provisional" href="{about}" title="Предварительный: рейтинг пока неточен">'
+        f"{boris_shown}</a>"
+    ) in html
     chances = {row["name"]: row["percent"] for row in selectors.game_chance_rows(table.games.get().pk)}
-    assert chances["anna"] > 50 > chances["boris"]
-    assert f"anna: {chances['anna']}% не остаться дураком" in html
+    assert chances["anna"] < 50 < chances["boris"] and chances["anna"] + chances["boris"] == 100
+    assert f"anna: {chances['anna']}%" in html and "Шанс остаться дураком" in html
     with django_assert_num_queries(0):  # every later render of this table: from the cache
         again = render()
     assert again == html
@@ -266,10 +280,10 @@ def test_the_chances_go_once_the_first_move_is_made_and_unrated_tables_show_no_r
     seat = position.to_move()[0]
     play.do_player_move(game_id=game.pk, user=[anna, boris][seat], action=position.legal_actions(seat)[0])
     html = _state(table, anna)()
-    assert "rating-badge" in html and "не остаться дураком" not in html
+    assert "rating-badge" in html and "остаться дураком" not in html
     unrated = _rated_table([anna, boris], start=True, rated=False)
     html = _state(unrated, anna)()
-    assert "rating-badge" not in html and "не остаться дураком" not in html
+    assert "rating-badge" not in html and "остаться дураком" not in html
 
 
 def test_a_changed_rating_is_not_served_from_the_cache(season, django_capture_on_commit_callbacks):

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import engine
 from games.models import Game
 from games.services import tables as table_services
-from ratings import model, tasks
+from ratings import model, selectors, tasks
 from ratings.models import Rating
 from tests.support import games as support_games
 from tests.support.sockets import FRAME_TIMEOUT, connect_table, frame, moves_in, session_cookie
@@ -66,10 +66,11 @@ async def test_a_whole_rated_game_over_websockets_changes_and_shows_both_ratings
     sockets = {}
     for seat, person in enumerate(people):
         sockets[seat], first = await connect_table(table.pk, await session_cookie(person), language="ru")
-        # Rendered on the consumer's event loop: the badges ("?" for newcomers) and, before
-        # the first move, each player's chance of not being the durak (even: 50 % each).
-        assert first.count('<span class="rating-badge" title="Предварительный') == 2
-        assert "rated-anna: 50% не остаться дураком" in first and "rated-boris: 50% не остаться дураком" in first
+        # Rendered on the consumer's event loop: the badges (a newcomer's number with "?") and,
+        # before the first move, each player's chance of being the durak (even: 50 % each).
+        assert first.count('class="rating-badge provisional"') == 2 and first.count(f">{selectors.NEWCOMER}</a>") == 2
+        assert "Шанс остаться дураком" in first
+        assert "rated-anna: ≈50% (" in first and "rated-boris: ≈50% (" in first
     try:
         moves = 0
         position = engine.Game.from_json(game.state_json)
@@ -85,7 +86,7 @@ async def test_a_whole_rated_game_over_websockets_changes_and_shows_both_ratings
                 await until_moves(communicator, moves)
             if moves == 1:
                 after_first = await page(reverse("games:table", args=[table.pk]))
-                assert "rating-badge" in after_first and "не остаться дураком" not in after_first
+                assert "rating-badge" in after_first and "остаться дураком" not in after_first
             game = await current_game(table.pk)
             assert game.move_count == moves
             position = engine.Game.from_json(game.state_json)

@@ -46,7 +46,13 @@ PLAYER_MOVE = [
     "UPDATE games_game",
     "RELEASE SAVEPOINT",
 ]
-TIMEOUT_MOVE = PLAYER_MOVE[:3] + ["UPDATE games_gameseat"] + PLAYER_MOVE[3:]  # T7: the seat's timeouts in a row
+# T7: the seat's timeouts in a row; an expired deadline also reads the sweep's heartbeat (was the
+# site down?) and whether the awaited player is offline (his one extra wait: issue 17, fair clocks).
+TIMEOUT_MOVE = (
+    PLAYER_MOVE[:2]
+    + ["SELECT games_sweepheartbeat", "SELECT games_gameseat", "SELECT games_tableseat", "UPDATE games_gameseat"]
+    + PLAYER_MOVE[3:]
+)
 
 
 def statements(queries) -> list[str]:

@@ -135,16 +135,26 @@ def test_csv_exports_of_standings_and_games(client):
     Tournament.objects.filter(pk=event.pk).update(starts_at=timezone.now())
     services.do_advance_event(tournament_id=event.pk)
     play_round(event, 1)
-    standings = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
-    assert standings[0] == ["место", "имя", "очки", "Бухгольц", "дураки", "рейтинг", "игры", "баи", "статус"]
+    # The BOM first (issue 18, point 1): "utf-8-sig" reads it.
+    standings = list(
+        csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode("utf-8-sig")))
+    )
+    assert standings[0][:10] == [
+        "место", "стартовый номер", "имя", "очки", "Бухгольц", "дураки", "рейтинг", "игры", "баи", "статус"
+    ]  # fmt: skip
+    assert standings[0][10:] == ["тур 1: стол", "тур 1: соперники", "тур 1: место", "тур 1: очки"]
     # The state column speaks the same language, and after the finish it no longer says "playing" (issue #15, point 8).
-    assert len(standings) == 5 and standings[1][-1] == "турнир завершён"
+    assert len(standings) == 5 and standings[1][9] == "турнир завершён"
     client.cookies["django_language"] = "en"
-    english = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
-    assert english[0] == ["rank", "name", "points", "buchholz", "duraks", "rating", "games", "byes", "state"]
-    assert english[1][-1] == "finished"
+    english = list(
+        csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode("utf-8-sig")))
+    )
+    assert english[0][:10] == [
+        "rank", "start number", "name", "points", "buchholz", "duraks", "rating", "games", "byes", "state"
+    ]  # fmt: skip
+    assert english[1][9] == "finished"
     del client.cookies["django_language"]
-    games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode())))
+    games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode("utf-8-sig"))))
     assert len(games) == 1 + Result.objects.filter(round__tournament=event).count() == 5
     assert "Кросстаблица" in client.get(f"/tournaments/{event.pk}/").content.decode()
 

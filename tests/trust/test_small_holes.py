@@ -76,10 +76,12 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(client):
     Tournament.objects.filter(pk=event.pk).update(starts_at=timezone.now())
     services.do_advance_event(tournament_id=event.pk)
     play_round(event, 1)
-    standings = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode())))
-    names = {row[1] for row in standings[1:]}
+    standings = list(
+        csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode("utf-8-sig")))
+    )
+    names = {row[2] for row in standings[1:]}  # after the rank and the start number (issue 18)
     assert names == {"'=1+2", "'+7 cmd", "'-5+3", "'@SUM"}
-    games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode())))
+    games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode("utf-8-sig"))))
     assert {row[7] for row in games[1:]} == names
     for row in standings[1:] + games[1:]:
         for cell in row:

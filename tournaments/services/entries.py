@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.services import tables as game_tables
 
-from .. import notify
+from .. import notify, signals
 from ..errors import TournamentRefused
 from ..models import Entrant, Pair, Round, Tournament
 from .base import _is_knockout, _locked_event, current_round
@@ -51,6 +51,8 @@ def do_register(*, tournament_id: int, user, pair_id: int | None = None) -> Entr
             raise TournamentRefused(_("Registration for this event is closed."))
         entrant = _new_entrant(event, user, pair_id, self_entry=True, wait=True)
         entrant.save()
+        if entrant.state == Entrant.State.ACTIVE:
+            signals.send_on_commit(signals.registration_confirmed, tournament_id=tournament_id, entrant_id=entrant.pk)
     notify.event_changed_on_commit(tournament_id)
     return entrant
 
@@ -76,6 +78,7 @@ def _promote_waiting(event: Tournament) -> list[Entrant]:
         entrant.save(update_fields=["state", "state_changed_at"])
         for user_id in entrant.user_ids():
             notify.user_changed_on_commit(user_id)
+        signals.send_on_commit(signals.registration_confirmed, tournament_id=event.pk, entrant_id=entrant.pk)
         promoted.append(entrant)
     return promoted
 
@@ -284,6 +287,7 @@ def do_add_late_entrant(*, tournament_id: int, by, user, pair_id: int | None = N
         entrant.checked_in_at = timezone.now()
         entrant.save()
         _log(event, by, "late", entrant=entrant.pk, name=_name(entrant))
+        signals.send_on_commit(signals.registration_confirmed, tournament_id=event.pk, entrant_id=entrant.pk)
     notify.event_changed_on_commit(tournament_id)
     return entrant
 
@@ -333,6 +337,7 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
         entrant.state_changed_at = timezone.now()
         entrant.save(update_fields=["state", "state_changed_at"])
         _log(event, by, "reinstate", reason, entrant=entrant.pk, name=_name(entrant), was=was)
+        signals.send_on_commit(signals.registration_confirmed, tournament_id=event.pk, entrant_id=entrant.pk)
     notify.event_changed_on_commit(tournament_id)
     return entrant
 

@@ -23,7 +23,7 @@ from games import selectors as game_records
 from games.choices import GameStatus
 from games.services import tables as game_tables
 
-from .. import notify, standings
+from .. import notify, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import results, seating, setup
@@ -91,6 +91,7 @@ def _advance(event: Tournament, now) -> list[str]:
         event.status = Tournament.Status.CHECKIN
         fields += ["checkin_opened_at", "status"]
         done.append("check-in opened")
+        signals.send_on_commit(signals.checkin_opened, tournament_id=event.pk)
     if event.checkin_closed_at is None and event.checkin_closes and event.checkin_closes <= now:
         event.checkin_closed_at = now
         fields.append("checkin_closed_at")
@@ -189,6 +190,7 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
         event.started_at = now
         event.save(update_fields=["status", "started_at"])
     notify.seats_on_commit(event.pk, number, seated_users)
+    signals.send_on_commit(signals.round_started, tournament_id=event.pk, round_id=round_.pk, number=number)
     if round_.ends_at:
         notify.nudge_event_on_commit(event.pk, event.variant, round_.ends_at)
     return [f"round {number} started"]

@@ -19,7 +19,7 @@ from games.choices import GameStatus
 from games.services import corrections as game_corrections
 from games.services import tables as game_tables
 
-from .. import formats, notify, standings
+from .. import formats, notify, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import seating, setup
@@ -209,6 +209,7 @@ def _finish_event(event: Tournament, now) -> None:
         fields.append("ratings_nudged_at")
         notify.recompute_ratings_on_commit(event.variant)
     event.save(update_fields=fields)
+    signals.send_on_commit(signals.event_finished, tournament_id=event.pk)
 
 
 MOST_POINTS = 100.0  # a bound for a points entry when the points table is all zero

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.display import card
 
@@ -46,6 +46,13 @@ def table_pairs(table, legal: list[str], trump: str) -> list[dict]:
     return pairs
 
 
+OTHER_BUTTONS = {
+    "transfer": pgettext_lazy("table", "Transfer"),
+    "show": pgettext_lazy("table", "Show to transfer"),
+    "swap": pgettext_lazy("table", "Swap for the trump card"),
+}
+
+
 def buttons(legal: list[str], taking: bool, trump: str) -> list[dict]:
     """The moves that are not a click on a card of the hand."""
     found = []
@@ -55,13 +62,9 @@ def buttons(legal: list[str], taking: bool, trump: str) -> list[dict]:
         # "Бито" when every card is covered, "Пас" when the defender has taken.
         label = pgettext("table", "Pass") if taking else pgettext("table", "Done")
         found.append({"action": "pass", "kind": "pass", "label": label, "card": None})
-    labels = {
-        "transfer": pgettext("table", "Transfer"),
-        "show": pgettext("table", "Show to transfer"),
-        "swap": pgettext("table", "Swap for the trump card"),
-    }
     for action in legal:
         kind, _, code = action.partition(" ")
-        if kind in labels:
-            found.append({"action": action, "kind": kind, "label": labels[kind], "card": card(code, trump)})
+        if kind in OTHER_BUTTONS:  # (translated only when shown: this runs for every seat after every move)
+            label = str(OTHER_BUTTONS[kind])
+            found.append({"action": action, "kind": kind, "label": label, "card": card(code, trump)})
     return found

@@ -188,7 +188,7 @@ def table_context(
         "view": None,
         "log": [],
     }
-    context["seating"] = _seating(snapshot, viewer_id, context["is_host"])
+    context["seating"] = _seating(snapshot, viewer_id, context["is_host"], spectator["seating"] if spectator else None)
     if spectator:
         for name in ("urls", "bot_choices", "default_bot"):
             context[name] = spectator[name]
@@ -207,7 +207,9 @@ def table_context(
     del position  # nothing below may look past the view
     trump = view["trump"]
     game_seats = {s["number"]: s for s in game["seats"]}
-    names = {n: _seat_name(game_seats.get(n), n) for n in range(len(view["seats"]))}
+    names = (spectator or {}).get("seat_names") or {
+        n: _seat_name(game_seats.get(n), n) for n in range(len(view["seats"]))
+    }
     if spectator and spectator.get("panels"):
         panels = [_viewers_panel(p, view, viewer_seat) for p in spectator["panels"]]
     else:
@@ -255,6 +257,7 @@ def table_context(
                 "turn_seconds": game.get("turn_seconds"),
             },
             "view": view,
+            "seat_names": names,
             "trump": display.suit(trump),
             "trump_card": display.card(view["trump_card"], trump),
             "trump_card_in_stock": view["trump_card_in_stock"],
@@ -365,8 +368,9 @@ def record_urls(game_id: int) -> dict:
         return {}
 
 
-def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
-    """The seats before a deal (and between games), with what the viewer may do."""
+def _seating(snapshot: dict, viewer_id, is_host: bool, spectators: dict | None = None) -> dict:
+    """The seats before a deal (and between games), with what the viewer may do
+    (`spectators`: the spectator's seating of the same snapshot, whose names it reuses)."""
     table = snapshot["table"]
     game = snapshot.get("game")
     seated = viewer_id is not None and any(s.get("user_id") == viewer_id for s in snapshot["seats"])
@@ -377,17 +381,23 @@ def _seating(snapshot: dict, viewer_id, is_host: bool) -> dict:
     between_games = game is not None and open_table
     agreed = between_games and any(s.get("user_id") == viewer_id and s.get("ready") for s in snapshot["seats"])
     seats = []
+    known = {seat["number"]: seat for seat in spectators["seats"]} if spectators else {}
     for s in snapshot["seats"]:
         empty = not s.get("user_id") and not s.get("bot_level")
+        same = known.get(s["number"])
         seats.append(
             {
                 "number": s["number"],
                 "label": s["number"] + 1,
-                "name": _seat_name(s, s["number"]) if not empty else "",
+                "name": same["name"] if same else _seat_name(s, s["number"]) if not empty else "",
                 "user_id": s.get("user_id"),  # (ratings next to names)
                 "is_me": viewer_id is not None and s.get("user_id") == viewer_id,
                 "is_bot": bool(s.get("bot_level")) and not s.get("user_id"),
-                "bot_label": display.bot_label(s["bot_level"]) if s.get("bot_level") else "",
+                "bot_label": same["bot_label"]
+                if same
+                else display.bot_label(s["bot_level"])
+                if s.get("bot_level")
+                else "",
                 "empty": empty,
                 "ready": between_games and bool(s.get("user_id")) and bool(s.get("ready")),
                 "can_join": open_table
