@@ -44,7 +44,10 @@ SERVICES = {
 # "Test suite time").
 SLOW = {
     "tests/bots/test_bots.py": ["test_heuristic_beats_random_heads_up"],
-    "tests/bots/test_search.py": ["test_the_searching_bot_plays_only_legal_actions_at_every_table"],
+    "tests/bots/test_search.py": [
+        "test_the_searching_bot_plays_only_legal_actions_at_every_table",
+        "test_no_playout_starts_after_the_time_budget",
+    ],
     "tests/e2e/test_whole_games_with_bot.py": ["test_two_people_and_bots_play_a_whole_game_over_websockets"],
     "tests/engine/test_properties.py": [
         "test_legal_actions_are_exactly_the_accepted_ones",
@@ -95,6 +98,15 @@ SLOW = {
     "tests/tournaments/test_formats_swiss_cost.py": ["test_the_search_finds_the_brute_force_optimum_on_small_fields"],
     "tests/tournaments/test_no_show_backoff.py": [
         "test_a_failing_no_show_forfeit_is_logged_once_backs_off_and_is_shown"
+    ],
+    # Added with the house issue's own tests, the costliest of `--fast` on a quiet machine.
+    "tests/table/test_render_inputs.py": [
+        "test_issue21_speed_every_update_leaves_the_socket_showing_a_fresh_render_over_whole_games"
+    ],
+    "tests/bench/test_tools_out_of_the_product.py": ["test_issue21_3_the_site_starts_without_websockets"],
+    "tests/ratings/test_shown_honestly.py": [
+        "test_issue19_the_durak_chance_is_calibrated_in_every_decile",
+        "test_issue19_a_pairs_chance_is_calibrated_too",
     ],
     "tests/trust/test_socket_frames.py": [
         "test_a_seated_player_gets_an_answer_to_every_frame_and_nothing_changes",
