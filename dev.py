@@ -50,6 +50,9 @@ commands:
                services or slow (the quick check while working)
   check        run ruff check, ruff format --check and lint-imports (the
                import contracts in pyproject.toml); fails if any of them fails
+  manage COMMAND [ARGS]
+               run a Django management command with the settings and the
+               database `serve` uses (createsuperuser, changepassword, ...)
 """
 
 
@@ -188,6 +191,21 @@ def manage(*args: str) -> None:
         fail(f"manage.py {' '.join(args)} failed (exit {result.returncode})")
 
 
+def local_site_environment() -> None:
+    """What `serve` and `manage` share, so that a command works on the site's own database."""
+    # Local play: debug pages on, unless the caller decided otherwise.
+    os.environ.setdefault("DEBUG", "true")
+    # The site's settings (tests name their own in pyproject.toml, so only here).
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+
+
+def cmd_manage(extra: list[str]) -> None:
+    if not extra:
+        fail("manage needs a command, e.g. python3 dev.py manage createsuperuser", code=2)
+    local_site_environment()
+    os.execv(sys.executable, [sys.executable, "manage.py", *extra])
+
+
 def cmd_serve(extra: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="dev.py serve")
     parser.add_argument(
@@ -198,10 +216,7 @@ def cmd_serve(extra: list[str]) -> None:
     options = parser.parse_args(extra)
     if not options.port.isdigit() or not 0 < int(options.port) < 65536:
         fail(f"--port must be a number from 1 to 65535, got {options.port!r}")
-    # Local play: debug pages on, unless the caller decided otherwise.
-    os.environ.setdefault("DEBUG", "true")
-    # The site's settings (tests name their own in pyproject.toml, so only here).
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+    local_site_environment()
     manage("migrate", "--noinput")
     manage("collectstatic", "--noinput", "--verbosity", "0")
     daphne = [sys.executable, "-m", "daphne", "-b", HOST, "-p", options.port, "durak_site.asgi:application"]
@@ -310,7 +325,7 @@ def cmd_check(extra: list[str]) -> None:
     say("all checks passed")
 
 
-COMMANDS = {"serve": cmd_serve, "test": cmd_test, "check": cmd_check}
+COMMANDS = {"serve": cmd_serve, "test": cmd_test, "check": cmd_check, "manage": cmd_manage}
 
 
 def main() -> None:

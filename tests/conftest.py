@@ -104,6 +104,7 @@ SLOW = {
         "test_issue21_speed_every_update_leaves_the_socket_showing_a_fresh_render_over_whole_games"
     ],
     "tests/bench/test_tools_out_of_the_product.py": ["test_issue21_3_the_site_starts_without_websockets"],
+    "tests/ops/test_dev_manage.py": ["test_issue17_dev_py_manage_makes_an_admin_in_the_sites_own_database"],
     "tests/ratings/test_shown_honestly.py": [
         "test_issue19_the_durak_chance_is_calibrated_in_every_decile",
         "test_issue19_a_pairs_chance_is_calibrated_too",
