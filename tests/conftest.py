@@ -209,6 +209,18 @@ def _service_url(env_var: str, default: str, name: str, default_port: int) -> st
     return url
 
 
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The path of Node.js, which runs the site's own scripts (static/js) in tests.
+    Skips on a bare machine without it; fails under CI=true (.ci/run installs it)."""
+    path = shutil.which("node")
+    if path is None:
+        if in_ci():
+            pytest.fail("Node.js (node) is not installed; CI=true requires it", pytrace=False)
+        pytest.skip("Node.js (node) is not installed; install it to run the tests of the site's scripts")
+    return path
+
+
 @pytest.fixture
 def postgres_url() -> str:
     """URL of a reachable PostgreSQL server (TEST_POSTGRES_URL, else local default)."""

@@ -14,12 +14,10 @@ import io
 import re
 import time
 
-import pytest
+import pypdf
 
 from tests.browser.test_table_in_browser import STEP_TIMEOUT, sign_up
 from tests.browser.test_tournament_in_browser import manage_shell
-
-pypdf = pytest.importorskip("pypdf")
 
 PHONE = {"width": 390, "height": 844}
 A4_POINTS = (595.28, 841.89)

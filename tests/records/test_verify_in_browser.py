@@ -10,7 +10,6 @@ import html as html_lib
 import importlib.util
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -26,7 +25,6 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(settings.BASE_DIR)
 VERIFY_JS = ROOT / "static" / "js" / "verify.js"
 VERIFIER = ROOT / "docs" / "fairness_verify.py"
-NODE = shutil.which("node")
 
 
 def reference():
@@ -43,7 +41,7 @@ def page_check(page: str) -> dict:
     return json.loads(html_lib.unescape(found.group(1)))
 
 
-def js_deals(cases: list[dict]) -> list[dict]:
+def js_deals(node: str, cases: list[dict]) -> list[dict]:
     """Run verify.js's deal with node (its WebCrypto is the browsers' API) for each case."""
     program = (
         f"const v = require({json.dumps(str(VERIFY_JS))});"
@@ -53,7 +51,7 @@ def js_deals(cases: list[dict]) -> list[dict]:
         ".then(r => process.stdout.write(JSON.stringify(r)));"
     )
     done = subprocess.run(
-        [NODE, "-e", program], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=False
+        [node, "-e", program], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -92,8 +90,7 @@ def test_issue17_a_game_in_play_is_not_dealt_in_the_browser(client, players):
     assert game.seed not in page
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed: the page's test vector is checked above")
-def test_issue17_the_javascript_deal_is_the_python_deal():
+def test_issue17_the_javascript_deal_is_the_python_deal(node):
     module = reference()
     cases = [
         {"seed": "durak", "players": 2, "deck": 36, "dealer": 0},
@@ -103,25 +100,24 @@ def test_issue17_the_javascript_deal_is_the_python_deal():
         {"seed": hashlib.sha256(b"big").hexdigest(), "players": 5, "deck": 52, "dealer": 3},
         {"seed": "a short seed", "players": 2, "deck": 52, "dealer": 1},
     ]
-    for case, dealt in zip(cases, js_deals(cases), strict=True):
+    for case, dealt in zip(cases, js_deals(node, cases), strict=True):
         expected = module.deal(case["seed"], case["players"], case["deck"], case["dealer"])
         assert dealt["hands"] == expected["hands"], case
         assert dealt["stock"] == expected["stock"], case
         assert dealt["trump_card"] == expected["trump_card"], case
         assert dealt["seed_hash"] == module.seed_hash(case["seed"])
     # The worked example of docs/fairness.md.
-    example = js_deals(cases[:1])[0]
+    example = js_deals(node, cases[:1])[0]
     assert example["seed_hash"] == "b079099f43e888e356a2259dfd64e464035d174ec93844c2c7d8edb990a54004"
     assert example["hands"][1] == ["8D", "KS", "10D", "JD", "QD", "AH"]
     assert example["trump_card"] == "9S"
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed: the page's test vector is checked above")
-def test_issue17_the_javascript_deals_a_site_game_as_the_site_did(client, players):
+def test_issue17_the_javascript_deals_a_site_game_as_the_site_did(node, client, players):
     users = players[:3]
     game = play_to_end(open_game(users, engine.Rules(players=3, deck=24)), users)
     check = page_check(client.get(reverse("games:game-verify", kwargs={"game_id": game.pk})).content.decode())
-    (dealt,) = js_deals([{k: check[k] for k in ("seed", "players", "deck", "dealer")}])
+    (dealt,) = js_deals(node, [{k: check[k] for k in ("seed", "players", "deck", "dealer")}])
     assert dealt["seed_hash"] == check["seed_hash"]
     assert (dealt["hands"], dealt["stock"], dealt["trump_card"]) == (
         check["deal"]["hands"],

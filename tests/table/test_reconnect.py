@@ -9,13 +9,10 @@ wrapper and WebSocket, with fake timers: every retry delay it asks for is record
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import in_ci
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE_JS = ROOT / "static" / "js" / "table.js"
@@ -124,12 +121,7 @@ console.log(JSON.stringify(out));
 
 
 @pytest.fixture(scope="module")
-def run():
-    node = shutil.which("node")
-    if node is None:
-        if in_ci():
-            pytest.fail("Node is needed to run static/js/table.js")
-        pytest.skip("no Node on this machine")
+def run(node):
     done = subprocess.run([node, "-e", HARNESS, str(TABLE_JS)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
