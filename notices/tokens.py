@@ -24,12 +24,14 @@ def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
 
 
 def calendar_token(user_id: int) -> str:
-    return signing.dumps(user_id, salt=CALENDAR_SALT)
+    # No timestamp: a calendar app subscribes to one address and keeps it, so the
+    # player's link must be the same every time the preferences page shows it.
+    return signing.Signer(salt=CALENDAR_SALT).sign_object(user_id)
 
 
 def read_calendar_token(token: str) -> int | None:
     try:
-        user_id = signing.loads(token, salt=CALENDAR_SALT)
-    except signing.BadSignature:
+        user_id = signing.Signer(salt=CALENDAR_SALT).unsign_object(token)
+    except (signing.BadSignature, ValueError):
         return None
     return user_id if isinstance(user_id, int) else None

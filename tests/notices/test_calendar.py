@@ -3,7 +3,9 @@ parsed back with icalendar."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
+from unittest import mock
 
 import icalendar
 import pytest
@@ -46,11 +48,21 @@ def test_issue18_player_feed_is_private_and_lists_his_events(client):
     mine = make_event(name="Мой турнир")
     make_event(name="Чужой турнир", starts_at=timezone.now() + timedelta(days=3))
     services.do_register(tournament_id=mine.pk, user=anna)
-    feed = f"/notices/calendar/{tokens.calendar_token(anna.pk)}.ics"
+    token = tokens.calendar_token(anna.pk)
+    feed = f"/notices/calendar/{token}.ics"
     assert list(parse(client.get(feed))) == ["Мой турнир"]
     assert list(parse(client.get(f"/notices/calendar/{tokens.calendar_token(boris.pk)}.ics"))) == []
-    forged = feed.replace(tokens.calendar_token(anna.pk), f"{anna.pk}:forged")
+    forged = feed.replace(token, f"{token.split(':')[0]}:forged")
+    assert forged != feed
     assert client.get(forged).status_code == 404
     # the preferences page gives the player his feed's link
     client.force_login(anna)
     assert f"http://testserver{feed}" in client.get("/notices/preferences/").content.decode()
+
+
+def test_issue18_calendar_link_stays_the_same_so_a_subscription_keeps_working():
+    first = tokens.calendar_token(7)
+    an_hour_later = time.time() + 3600
+    with mock.patch("time.time", return_value=an_hour_later):
+        assert tokens.calendar_token(7) == first
+    assert tokens.read_calendar_token(first) == 7
