@@ -23,6 +23,9 @@ class Profile(models.Model):
     # A look-alike made outside sign-up (admin, code) keeps "key#pk" instead of failing.
     name_key = models.CharField(max_length=255, unique=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    emotes_muted = models.BooleanField(
+        default=False, help_text="this player sees no emotes or quick phrases from anyone, at any table"
+    )
 
     def __str__(self):
         return self.user.username
@@ -82,6 +85,9 @@ class TableSeat(models.Model):
     )
     offline_since = models.DateTimeField(
         null=True, blank=True, help_text="when this seat's player closed his last socket; empty while he is there"
+    )
+    emotes_muted = models.BooleanField(
+        default=False, help_text="this seat's player sees no emotes or quick phrases at this table"
     )
 
     class Meta:
@@ -161,6 +167,9 @@ class GameSeat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     grace_used = models.BooleanField(
         default=False, help_text="the one extra wait of this game a disconnected player gets before a timeout"
+    )
+    berserk = models.BooleanField(
+        default=False, help_text="arena: this player halved his turn timer for one extra point if he wins"
     )
 
     class Meta:
