@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bootstrap and run the Durak site with nothing but Python 3.11.
+"""Bootstrap and run the Durak site with nothing but Python 3.11 or newer.
 
     python3 dev.py serve   # migrate, collect static, serve http://127.0.0.1:8000/
     python3 dev.py test    # run the whole test suite (extra args go to pytest)
@@ -26,7 +26,7 @@ import sys
 import venv
 from pathlib import Path
 
-REQUIRED_PYTHON = (3, 11)
+MINIMUM_PYTHON = (3, 11)  # the oldest Python the site runs on (CI runs it); every newer one is welcome
 ROOT = Path(__file__).resolve().parent
 VENV_DIR = ROOT / ".venv"
 LOCK_FILE = ROOT / "requirements" / "dev.txt"
@@ -71,13 +71,18 @@ def venv_python() -> Path:
     return VENV_DIR / "bin" / "python"
 
 
+def python_supported(version) -> bool:
+    """Whether `version` (a `sys.version_info`, or (major, minor)) is one the site runs on."""
+    return tuple(version[:2]) >= MINIMUM_PYTHON
+
+
 def check_interpreter() -> None:
-    if sys.version_info[:2] != REQUIRED_PYTHON:
-        wanted = ".".join(map(str, REQUIRED_PYTHON))
+    if not python_supported(sys.version_info):
+        wanted = ".".join(map(str, MINIMUM_PYTHON))
         found = ".".join(map(str, sys.version_info[:3]))
         fail(
-            f"Python {wanted} is required, but this is Python {found} ({sys.executable}). "
-            f"Run this script with python{wanted}."
+            f"Python {wanted} or newer is required, but this is Python {found} ({sys.executable}). "
+            f"Run this script with python{wanted} or a newer python3."
         )
 
 
@@ -101,12 +106,12 @@ def ensure_venv() -> Path:
         try:
             venv.EnvBuilder(with_pip=True, clear=VENV_DIR.exists()).create(VENV_DIR)
         except Exception as exc:
-            fail(f"could not create {VENV_DIR}: {exc}. On Debian/Ubuntu install the python3.11-venv package.")
+            fail(f"could not create {VENV_DIR}: {exc}. On Debian/Ubuntu install the python3-venv package.")
     version = venv_version(python)
-    if version != REQUIRED_PYTHON:
+    if version is None or not python_supported(version):
         fail(
             f"{VENV_DIR} uses Python {version and '.'.join(map(str, version))}, "
-            f"not {'.'.join(map(str, REQUIRED_PYTHON))}; delete it and run again."
+            f"older than {'.'.join(map(str, MINIMUM_PYTHON))}; delete it and run again."
         )
     return python
 

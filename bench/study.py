@@ -788,3 +788,788 @@ def format_farming(rows: Sequence[dict]) -> str:
             f" {row['counted_with_rule']} |"
         )
     return "\n".join(lines)
+
+
+# ================================================== the wider study (issue 19)
+#
+# Several independent clubs per world, every model tuned on a club of its own,
+# metrics with 95 % intervals across the evaluation clubs. The worlds:
+#
+# - "plackett_luce": a player's strength is theta (hidden skill, sd 1) plus a
+#   new form for every game, N(0, PL_FORM); the finishing order is drawn by
+#   Plackett-Luce from exp(PL_SCALE * strength), the first place first (a team's
+#   strength is its members' sum). The model family that favours is PlackettLuce
+#   and, by its pairwise marginals, Bradley-Terry.
+# - "thurstone": each player performs at theta + N(0, TH_NOISE), a team at its
+#   members' sum, the order is by performance. That favours Thurstone-Mosteller
+#   and TrueSkill. Between them the two favour no model by construction.
+# - "engine": the engine-played games of the first study (mixed bots), when
+#   asked for (slow: about 10 ms per game and process).
+# - "site": the site's own recorded games, exported (`rating_study --export`):
+#   no hidden skill, so only the predictive metrics.
+#
+# Both generative worlds have a luck level chosen so that the better player of a
+# random pair finishes ahead about 65 % of the time, the engine study's figure.
+
+PL_SCALE = 0.55
+PL_FORM = 0.5
+TH_NOISE = 2.0
+GENERATIVE_WORLDS = ("plackett_luce", "thurstone")
+NEWCOMER_GAMES = 60  # the convergence curve follows newcomers through this many games
+CONVERGED_POINTS = 10.0  # "within 10 percentile points"
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+TWO_V_TWO_BAND = (0.08, 0.14)  # "pairs shown about 10-12 %": the band around it, wide enough to hold a sample
+SMOOTHING = 5  # the newcomers' error curve is a running mean over this many games
+
+
+@dataclass
+class Club:
+    """One club's games in order: (variant, kind, sides, ranks); `theta` the hidden skills (empty: unknown)."""
+
+    world: str
+    seed: int
+    games: list
+    theta: dict = field(default_factory=dict)
+    newcomers: frozenset = frozenset()
+
+
+def _theta(skill: float) -> float:
+    """The evenly spread skill 0..1 as a standardised strength (sd 1)."""
+    return (skill - 0.5) * math.sqrt(12.0)
+
+
+def generate_club(world: str, players: int, games: int, seed: int) -> Club:
+    """A club of `players` of the first study's population (activity, late joiners, tables), whose
+    results are drawn by `world` ("plackett_luce" or "thurstone")."""
+    if world not in GENERATIVE_WORLDS:
+        raise ValueError(f"unknown world {world!r}; one of {', '.join(GENERATIVE_WORLDS)}")
+    population = make_population(players, seed, games)
+    theta = {p.id: _theta(p.skill) for p in population}
+    rng = random.Random(f"{world}-{seed}")
+    played = []
+    for plan in plan_games(population, games, seed):
+        seats = plan["seats"]
+        if plan["partners"]:
+            sides = [[seats[0], seats[2]], [seats[1], seats[3]]]
+        else:
+            sides = [[pid] for pid in seats]
+        if world == "thurstone":
+            perf = [sum(theta[p] + rng.gauss(0.0, TH_NOISE) for p in side) for side in sides]
+            order = sorted(range(len(sides)), key=lambda i: -perf[i])
+        else:
+            weight = [math.exp(PL_SCALE * sum(theta[p] + rng.gauss(0.0, PL_FORM) for p in side)) for side in sides]
+            left, order = list(range(len(sides))), []
+            while left:
+                pick = rng.choices(left, [weight[i] for i in left])[0]
+                order.append(pick)
+                left.remove(pick)
+        ranks = [0] * len(sides)
+        for place, i in enumerate(order, 1):
+            ranks[i] = place
+        played.append((plan["variant"], plan["kind"], sides, ranks))
+    newcomers = frozenset(p.id for p in population if p.joins > 0)
+    return Club(world, seed, played, theta, newcomers)
+
+
+def engine_club(players: int, games: int, seed: int, workers: int = 1, cache: str = "") -> Club:
+    """A club whose games the engine plays (the first study's world), cached in `cache` if given."""
+    import os
+
+    if cache and os.path.exists(cache):
+        population, records, _ = load_games(cache)
+    else:
+        population = make_population(players, seed, games)
+        records = simulate(plan_games(population, games, seed), workers)
+        if cache:
+            save_games(cache, population, records, {"games": games, "players": players, "seed": seed})
+    played = [(r["variant"], r["kind"], *sides_and_ranks(r)) for r in records]
+    theta = {p.id: _theta(p.skill) for p in population}
+    return Club("engine", seed, played, theta, frozenset(p.id for p in population if p.joins > 0))
+
+
+def site_club(path: str) -> Club:
+    """The site's own games from an export file (JSON lines: variant, kind, sides, ranks)."""
+    played = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                played.append((row["variant"], row["kind"], row["sides"], row["ranks"]))
+    return Club("site", 0, played)
+
+
+# ------------------------------------------------------------ durak chances
+
+_DURAK_Z = [-6.0 + 0.25 * k for k in range(49)]
+_DURAK_W = [math.exp(-z * z / 2.0) for z in _DURAK_Z]
+_DURAK_W_SUM = sum(_DURAK_W)
+_SQRT2 = math.sqrt(2.0)
+
+
+def durak_chances(means: Sequence[float], sds: Sequence[float]) -> list[float]:
+    """Each side's chance of performing lowest, sides performing at N(mean, sd^2) (the site's
+    Thurstonian form, `ratings.model.chances_durak`, on a coarser grid); they sum to 1."""
+    n = len(means)
+    if n == 2:
+        p = 0.5 * math.erfc((means[0] - means[1]) / math.sqrt(sds[0] ** 2 + sds[1] ** 2) / _SQRT2)
+        return [p, 1.0 - p]
+    raw = []
+    for i in range(n):
+        m_i, s_i = means[i], sds[i]
+        others = [(means[j], sds[j] * _SQRT2) for j in range(n) if j != i]
+        total = 0.0
+        for z, w in zip(_DURAK_Z, _DURAK_W):
+            x = m_i + s_i * z
+            above = w
+            for m_j, s_j in others:
+                above *= 0.5 * math.erfc((x - m_j) / s_j)
+            total += above
+        raw.append(total / _DURAK_W_SUM)
+    whole = math.fsum(raw)
+    return [r / whole for r in raw]
+
+
+# ----------------------------------------------------------------- models
+#
+# Every model answers `sides(variant, sides)`: per side a mean and a variance of
+# its skill on the model's own scale, plus `noise`, the per-side performance sd
+# on that scale that matches its own pairwise curve; its chance of being the
+# durak is `durak_chances` with sd = sqrt(variance + (spread * noise)^2), the
+# spread tuned per model on the tuning club (the site's is CHANCE_SPREAD).
+
+LOGISTIC_TO_NORMAL = 1.702
+SPREADS = (0.7, 1.0, 1.2, 1.4, 1.7, 2.0, 2.5)
+
+
+class WideOpenSkill:
+    """An openskill model through the library (ties given as ties), beta and tau as given."""
+
+    def __init__(self, label: str, name: str, beta: float, tau: float):
+        from openskill import models
+
+        self.name = label
+        self.model = getattr(models, name)(mu=25.0, sigma=25.0 / 3.0, beta=beta, tau=tau)
+        self.logistic = "Thurstone" not in name
+        self.two_beta_sq = 2.0 * beta * beta
+        self.noise = beta * (LOGISTIC_TO_NORMAL if self.logistic else 1.0)
+        self.ratings: dict = {}
+
+    def _r(self, variant, pid):
+        r = self.ratings.get((variant, pid))
+        if r is None:
+            r = self.ratings[(variant, pid)] = self.model.rating()
+        return r
+
+    def sides(self, variant, sides):
+        out = []
+        for side in sides:
+            rs = [self._r(variant, p) for p in side]
+            out.append((sum(r.mu for r in rs), sum(r.sigma * r.sigma for r in rs)))
+        return out
+
+    def p_pair(self, a, b):
+        d = (a[0] - b[0]) / math.sqrt(a[1] + b[1] + self.two_beta_sq)
+        return 1.0 / (1.0 + math.exp(-d)) if self.logistic else 0.5 * math.erfc(-d / _SQRT2)
+
+    def update(self, variant, sides, ranks):
+        teams = [[self._r(variant, p) for p in side] for side in sides]
+        for side, team in zip(sides, self.model.rate(teams, ranks=list(ranks))):
+            for pid, r in zip(side, team):
+                self.ratings[(variant, pid)] = r
+
+    def point(self, variant, pid):
+        return self._r(variant, pid).mu
+
+
+class ShippedRater(WideOpenSkill):
+    """The site's model exactly as shipped: `ratings.model.rate` (its tie correction, its
+    parameters) and its chance of being the durak (`CHANCE_SPREAD`)."""
+
+    def __init__(self):
+        from ratings import model as site
+
+        tau = site.get_model().tau
+        super().__init__(
+            f"shipped: {site.MODEL_NAME} beta {site.BETA:.3g} tau {tau:.3g} (ratings.model)",
+            site.MODEL_NAME,
+            site.BETA,
+            tau,
+        )
+        self.site = site
+        self.logistic = True
+        self.noise = site.LOGISTIC_TO_NORMAL * site.BETA
+        self.fixed_spread = site.CHANCE_SPREAD
+        self.plain: dict = {}
+
+    def sides(self, variant, sides):
+        out = []
+        for side in sides:
+            rs = [self.plain.get((variant, p), (self.site.MU, self.site.SIGMA)) for p in side]
+            out.append((sum(mu for mu, _ in rs), sum(s * s for _, s in rs)))
+        return out
+
+    def update(self, variant, sides, ranks):
+        start = (self.site.MU, self.site.SIGMA)
+        teams = [[self.plain.get((variant, p), start) for p in side] for side in sides]
+        for side, team in zip(sides, self.site.rate(teams, list(ranks))):
+            for pid, r in zip(side, team):
+                self.plain[(variant, pid)] = r
+
+    def point(self, variant, pid):
+        return self.plain.get((variant, pid), (self.site.MU, self.site.SIGMA))[0]
+
+
+class TrueSkillRater:
+    """The `trueskill` package (Herbrich et al.'s factor graph), beta and tau as given."""
+
+    def __init__(self, beta: float, tau: float):
+        import trueskill
+
+        self.name = f"TrueSkill beta {beta:.3g} tau {tau:.3g}"
+        self.env = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3.0, beta=beta, tau=tau, draw_probability=0.02)
+        self.beta = beta
+        self.noise = beta
+        self.ratings: dict = {}
+
+    def _r(self, variant, pid):
+        r = self.ratings.get((variant, pid))
+        if r is None:
+            r = self.ratings[(variant, pid)] = self.env.create_rating()
+        return r
+
+    def sides(self, variant, sides):
+        out = []
+        for side in sides:
+            rs = [self._r(variant, p) for p in side]
+            out.append((sum(r.mu for r in rs), sum(r.sigma**2 for r in rs), len(rs)))
+        return [(m, v) for m, v, _ in out]
+
+    def p_pair(self, a, b):
+        return 0.5 * math.erfc(-(a[0] - b[0]) / math.sqrt(a[1] + b[1] + 2.0 * self.beta**2) / _SQRT2)
+
+    def update(self, variant, sides, ranks):
+        teams = [[self._r(variant, p) for p in side] for side in sides]
+        for side, team in zip(sides, self.env.rate(teams, ranks=[r - 1 for r in ranks])):
+            for pid, r in zip(side, team):
+                self.ratings[(variant, pid)] = r
+
+    def point(self, variant, pid):
+        return self._r(variant, pid).mu
+
+
+class Glicko2Rater:
+    """Glicko-2 (bench.glicko2) over pairwise results: a game is one rating period for each
+    player, one result per opponent on another side; `weight` the share of a game each counts."""
+
+    def __init__(self, tau: float, weight: float):
+        from bench import glicko2
+
+        self.g2 = glicko2
+        self.name = f"Glicko-2 pairwise tau {tau:g} weight {weight:g}"
+        self.tau, self.weight = tau, weight
+        self.noise = LOGISTIC_TO_NORMAL / _SQRT2
+        self.ratings: dict = {}
+
+    def _r(self, variant, pid):
+        return self.ratings.get((variant, pid)) or self.g2.Glicko2Rating()
+
+    def sides(self, variant, sides):
+        out = []
+        for side in sides:
+            rs = [self._r(variant, p) for p in side]
+            out.append((sum(r.mu for r in rs) / len(rs), sum(r.phi**2 for r in rs) / len(rs)))
+        return out
+
+    def p_pair(self, a, b):
+        return 1.0 / (1.0 + math.exp(-self.g2.g(math.sqrt(a[1] + b[1])) * (a[0] - b[0])))
+
+    def update(self, variant, sides, ranks):
+        before = {p: self._r(variant, p) for side in sides for p in side}
+        for i, side in enumerate(sides):
+            for p in side:
+                results = []
+                for j, other in enumerate(sides):
+                    if j != i:
+                        score = 1.0 if ranks[i] < ranks[j] else 0.0 if ranks[i] > ranks[j] else 0.5
+                        results += [(before[q], score) for q in other]
+                self.ratings[(variant, p)] = self.g2.rate(before[p], results, self.tau, self.weight)
+
+    def point(self, variant, pid):
+        return self._r(variant, pid).rating
+
+
+class WideElo(EloRater):
+    """Pairwise Elo (`EloRater`) in the wider study's terms."""
+
+    def __init__(self, k: float):
+        super().__init__(f"Elo pairwise K={k:g}", k)
+        self.noise = 400.0 / math.log(10.0) * LOGISTIC_TO_NORMAL / _SQRT2
+
+    def sides(self, variant, sides):
+        return [(self._mean(variant, side), 0.0) for side in sides]
+
+    def p_pair(self, a, b):
+        return self.expected(a[0], b[0])
+
+    def point(self, variant, pid):
+        return self.skill(variant, pid)
+
+
+class WideCoin:
+    name = "Coin (no model)"
+    noise = 1.0
+    fixed_spread = 1.0
+
+    def sides(self, variant, sides):
+        return [(0.0, 0.0) for _ in sides]
+
+    def p_pair(self, a, b):
+        return 0.5
+
+    def update(self, variant, sides, ranks):
+        pass
+
+    def point(self, variant, pid):
+        return 0.0
+
+
+class OracleRater(WideCoin):
+    """Knows the hidden skills and the Thurstonian world's noise: the best any model can do there."""
+
+    name = "Oracle (knows the skills; thurstone world only)"
+
+    def __init__(self, theta: dict):
+        self.theta = theta
+
+    def sides(self, variant, sides):
+        return [(sum(self.theta[p] for p in side), len(side) * TH_NOISE**2) for side in sides]
+
+    def p_pair(self, a, b):
+        return 0.5 * math.erfc(-(a[0] - b[0]) / math.sqrt(a[1] + b[1]) / _SQRT2)
+
+    fixed_spread = 0.0
+
+    def point(self, variant, pid):
+        return self.theta[pid]
+
+
+# (label, factory(params), parameter grid) of every compared family; the grids are what tuning tries.
+OS_BETA = 25.0 / 6.0
+OS_TAU = 25.0 / 300.0
+# openskill's four models the issue names, and ThurstoneMostellerPart: the neighbours-only
+# Thurstonian model, the library's nearest relative of TrueSkill's chain of neighbours.
+OPENSKILL_MODELS = (
+    "PlackettLuce",
+    "BradleyTerryFull",
+    "BradleyTerryPart",
+    "ThurstoneMostellerFull",
+    "ThurstoneMostellerPart",
+)
+
+
+def model_families(quick: bool = False) -> list[tuple[str, Callable, list[dict]]]:
+    betas = (1.5, 3.0, 6.0) if quick else (1.5, 2.0, 3.0, 4.0, 6.0)
+    taus = (0.0, 1.0)
+    families = []
+    for name in OPENSKILL_MODELS:
+        grid = [{"beta": OS_BETA * b, "tau": OS_TAU * t} for b in betas for t in taus]
+        families.append(
+            (
+                name,
+                lambda p, name=name: WideOpenSkill(f"{name} beta {p['beta']:.3g} tau {p['tau']:.3g}", name, **p),
+                grid,
+            )
+        )
+    ts_betas = (1.5, 3.0, 6.0) if quick else (1.0, 1.5, 2.0, 3.0, 4.0)
+    families.append(
+        (
+            "TrueSkill",
+            lambda p: TrueSkillRater(**p),
+            [{"beta": OS_BETA * b, "tau": OS_TAU * t} for b in ts_betas for t in taus],
+        )
+    )
+    g_taus = (0.2, 0.5) if quick else (0.2, 0.5, 1.0)
+    families.append(
+        ("Glicko-2", lambda p: Glicko2Rater(**p), [{"tau": t, "weight": w} for t in g_taus for w in (1.0, 0.5, 0.25)])
+    )
+    families.append(("Elo", lambda p: WideElo(**p), [{"k": k} for k in ((4.0, 8.0, 16.0) if quick else ELO_K_GRID)]))
+    return families
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@dataclass
+class ClubScore:
+    """One model on one club's held-out games."""
+
+    durak_log_loss: float
+    durak_accuracy: float
+    pair_log_loss: float
+    spearman: float
+    newcomer_error_10: float  # mean percentile error of newcomers after their 10th game
+    games_to_10_points: float  # games until the newcomers' mean percentile error is at most 10 points
+    reliability: list  # per decile of shown durak chance: [count, sum of chances, durak count]
+    two_v_two: list  # 2v2 sides shown a chance inside TWO_V_TWO_BAND: [count, sum of chances, lost]
+    seconds: float
+    held_out_games: int
+
+
+def score_club(club: Club, rater, spread: float, holdout: float = HOLDOUT, keep_sides: bool = False):
+    """Rate the club's games in order; predict each held-out game before it is rated.
+    With `keep_sides` (tuning) also return every held-out game's side statistics and outcome, for
+    tuning the spread, and leave the newcomers' curve out (it is not a tuning criterion)."""
+    games = club.games
+    first = len(games) - math.ceil(len(games) * holdout)
+    noise = getattr(rater, "noise", 1.0) * spread
+    durak_loss = durak_hits = pair_loss = 0.0
+    pairs = tested = 0
+    reliability = [[0, 0.0, 0.0] for _ in range(10)]
+    band = [0, 0.0, 0.0]
+    kept = []
+    track = bool(club.theta) and bool(club.newcomers) and not keep_sides
+    played: dict = defaultdict(int)
+    present: dict = defaultdict(set)
+    errors: dict[int, list[float]] = defaultdict(list)
+    started = time.perf_counter()
+    for index, (variant, kind, sides, ranks) in enumerate(games):
+        if index >= first:
+            stats = rater.sides(variant, sides)
+            worst = max(ranks)
+            losers = [i for i, r in enumerate(ranks) if r == worst]
+            if len(losers) < len(sides):  # a draw has no durak: nothing to predict
+                tested += 1
+                chances = durak_chances([m for m, _ in stats], [math.sqrt(v + noise * noise) for _, v in stats])
+                share = 1.0 / len(losers)
+                durak_loss -= sum(share * math.log(max(chances[i], _P_FLOOR)) for i in losers)
+                top = max(chances)
+                favourites = [i for i, c in enumerate(chances) if c == top]
+                durak_hits += sum(share for i in losers if i in favourites) / len(favourites)
+                for i, c in enumerate(chances):
+                    lost = share if i in losers else 0.0
+                    cell = reliability[min(int(c * 10), 9)]
+                    cell[0] += 1
+                    cell[1] += c
+                    cell[2] += lost
+                    if kind == "2v2" and TWO_V_TWO_BAND[0] <= c <= TWO_V_TWO_BAND[1]:
+                        band[0] += 1
+                        band[1] += c
+                        band[2] += lost
+                if keep_sides:
+                    kept.append((stats, losers))
+            for i, j in itertools.combinations(range(len(sides)), 2):
+                p = min(max(rater.p_pair(stats[i], stats[j]), _P_FLOOR), 1.0 - _P_FLOOR)
+                outcome = 1.0 if ranks[i] < ranks[j] else 0.0 if ranks[i] > ranks[j] else 0.5
+                pair_loss -= outcome * math.log(p) + (1.0 - outcome) * math.log(1.0 - p)
+                pairs += 1
+        rater.update(variant, sides, ranks)
+        if track:
+            for side in sides:
+                for pid in side:
+                    present[variant].add(pid)
+                    played[(variant, pid)] += 1
+            for side in sides:
+                for pid in side:
+                    n = played[(variant, pid)]
+                    if pid in club.newcomers and n <= NEWCOMER_GAMES:
+                        errors[n].append(_percentile_error(club.theta, rater, variant, present[variant], pid))
+    seconds = time.perf_counter() - started
+    raw = [sum(errors[n]) / len(errors[n]) if errors[n] else float("nan") for n in range(1, NEWCOMER_GAMES + 1)]
+    half = SMOOTHING // 2
+    curve = []
+    for k in range(len(raw)):
+        window = [e for e in raw[max(0, k - half) : k + half + 1] if not math.isnan(e)]
+        curve.append(sum(window) / len(window) if window else float("nan"))
+    converged = next((n for n, e in enumerate(curve, 1) if e <= CONVERGED_POINTS), float(NEWCOMER_GAMES + 1))
+    result = ClubScore(
+        durak_log_loss=durak_loss / tested if tested else float("nan"),
+        durak_accuracy=durak_hits / tested if tested else float("nan"),
+        pair_log_loss=pair_loss / pairs if pairs else float("nan"),
+        spearman=_club_spearman(club, rater) if club.theta else float("nan"),
+        newcomer_error_10=curve[9] if track and len(curve) >= 10 else float("nan"),
+        games_to_10_points=converged if track else float("nan"),
+        reliability=reliability,
+        two_v_two=band,
+        seconds=seconds,
+        held_out_games=tested,
+    )
+    return (result, kept) if keep_sides else result
+
+
+def _percentile_error(theta, rater, variant, present, pid) -> float:
+    """|the player's percentile among the variant's players by the model - by the hidden skill|, in points."""
+    others = [p for p in present if p != pid]
+    if not others:
+        return 0.0
+    mine, true = rater.point(variant, pid), theta[pid]
+    below_model = sum(
+        1.0 if rater.point(variant, p) < mine else 0.5 if rater.point(variant, p) == mine else 0.0 for p in others
+    )
+    below_true = sum(1.0 if theta[p] < true else 0.5 if theta[p] == true else 0.0 for p in others)
+    return 100.0 * abs(below_model - below_true) / len(others)
+
+
+def _club_spearman(club: Club, rater) -> float:
+    seen: dict = defaultdict(set)
+    for variant, _, sides, _ in club.games:
+        seen[variant].update(p for side in sides for p in side)
+    rhos = []
+    for variant, players in seen.items():
+        ids = sorted(players)
+        if len(ids) > 2:
+            rho = spearman([club.theta[p] for p in ids], [rater.point(variant, p) for p in ids])
+            if not math.isnan(rho):
+                rhos.append(rho)
+    return sum(rhos) / len(rhos) if rhos else float("nan")
+
+
+def durak_loss_of(kept, noise: float) -> float:
+    total = 0.0
+    for stats, losers in kept:
+        chances = durak_chances([m for m, _ in stats], [math.sqrt(v + noise * noise) for _, v in stats])
+        total -= sum(math.log(max(chances[i], _P_FLOOR)) for i in losers) / len(losers)
+    return total / len(kept) if kept else float("nan")
+
+
+def tune_family(club: Club, factory: Callable, grid: list[dict], holdout: float = HOLDOUT) -> dict:
+    """The parameters and the chance spread with the lowest durak log-loss on the tuning club's held-out games:
+    each point of the grid at spread 1.4, then the spread of the best one."""
+    best = None
+    for params in grid:
+        rater = factory(params)
+        score, kept = score_club(club, rater, 1.4, holdout, keep_sides=True)
+        if best is None or score.durak_log_loss < best[0]:
+            best = (score.durak_log_loss, params, kept, rater.noise)
+    _, params, kept, noise = best
+    spread = min(SPREADS, key=lambda s: durak_loss_of(kept, noise * s))
+    return {"params": params, "spread": spread}
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95 % interval (Student's t across clubs)."""
+    values = [v for v in values if not math.isnan(v)]
+    if not values:
+        return float("nan"), float("nan")
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, float("nan")
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    return mean, T95.get(len(values) - 1, 1.96) * sd / math.sqrt(len(values))
+
+
+def study_world(
+    world: str,
+    tuning: Club | None,
+    evaluation: Sequence[Club],
+    quick: bool = False,
+    holdout: float = HOLDOUT,
+    tuned: dict | None = None,
+    verbose: bool = False,
+) -> dict:
+    """One world: every family tuned on `tuning` (or `tuned` as given, when the world has no tuning
+    club), then the shipped model, the tuned models, a coin (and, in the Thurstonian world, the oracle)
+    scored on every evaluation club."""
+    import sys
+
+    def say(text):
+        if verbose:
+            print(f"{time.strftime('%H:%M:%S')} {world}: {text}", file=sys.stderr, flush=True)
+
+    families = model_families(quick)
+    if tuning is not None:
+        tuned = {}
+        for label, factory, grid in families:
+            started = time.perf_counter()
+            tuned[label] = tune_family(tuning, factory, grid, holdout)
+            say(f"{label} tuned to {tuned[label]} in {time.perf_counter() - started:.1f}s")
+    rows: dict = {}
+    for club in evaluation:
+        shipped = ShippedRater()
+        contenders = [(shipped, shipped.fixed_spread, "shipped")]
+        for label, factory, _ in families:
+            contenders.append((factory(tuned[label]["params"]), tuned[label]["spread"], label))
+        contenders.append((WideCoin(), 1.0, "Coin"))
+        if club.world == "thurstone":
+            contenders.append((OracleRater(club.theta), 0.0, "Oracle"))
+        for rater, spread, key in contenders:
+            score = score_club(club, rater, spread, holdout)
+            rows.setdefault(key, {"name": rater.name, "spread": spread, "clubs": []})["clubs"].append(score)
+        say(f"club {club.seed} scored ({len(club.games)} games)")
+    return {"tuned": tuned, "rows": rows, "clubs": len(evaluation), "games": [len(c.games) for c in evaluation]}
+
+
+def _study_generated(args) -> dict:
+    world, clubs, players, games, seed, quick, holdout, verbose = args
+    tuning = generate_club(world, players, games, seed)
+    evaluation = [generate_club(world, players, games, seed + k) for k in range(1, clubs + 1)]
+    return study_world(world, tuning, evaluation, quick, holdout, verbose=verbose)
+
+
+def wide_study(
+    worlds: Sequence[str] = GENERATIVE_WORLDS,
+    clubs: int = 4,
+    players: int = 100,
+    games: int = 3000,
+    seed: int = 1,
+    quick: bool = False,
+    extra_clubs: dict | None = None,
+    holdout: float = HOLDOUT,
+    workers: int = 1,
+    verbose: bool = False,
+) -> dict:
+    """Every generative world: a tuning club (`seed`) and `clubs` evaluation clubs (the next seeds),
+    `workers` worlds at a time in their own processes. `extra_clubs`: world -> (tuning club or None,
+    [evaluation clubs]) for the engine's and the site's games; a world without a tuning club of its
+    own uses the parameters tuned for "thurstone" (or the first world)."""
+    jobs = [(world, clubs, players, games, seed, quick, holdout, verbose) for world in worlds]
+    if workers > 1 and len(jobs) > 1:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            done = pool.map(_study_generated, jobs)
+    else:
+        done = [_study_generated(job) for job in jobs]
+    out: dict = {"worlds": dict(zip(worlds, done, strict=True))}
+    for world, (tuning, evaluation) in (extra_clubs or {}).items():
+        borrowed = None
+        if tuning is None:
+            source = out["worlds"].get("thurstone") or next(iter(out["worlds"].values()))
+            borrowed = source["tuned"]
+        out["worlds"][world] = study_world(world, tuning, evaluation, quick, holdout, borrowed, verbose)
+        out["worlds"][world]["tuned_on"] = "thurstone" if tuning is None else world
+    return out
+
+
+METRICS = (
+    ("durak_log_loss", "durak log-loss"),
+    ("durak_accuracy", "durak accuracy"),
+    ("pair_log_loss", "pairwise log-loss"),
+    ("reliability_gap", "reliability: worst decile gap"),
+    ("spearman", "Spearman with skill"),
+    ("newcomer_error_10", "newcomer error after 10 games (pct points)"),
+    ("games_to_10_points", "games until within 10 points"),
+)
+
+
+def reliability_gap(score: ClubScore, minimum: int = 30) -> float:
+    """The largest |durak frequency - mean shown chance| over the deciles with at least `minimum` sides."""
+    gaps = [abs(lost - chances) / n for n, chances, lost in score.reliability if n >= minimum]
+    return max(gaps) if gaps else float("nan")
+
+
+def metric_values(row: dict, metric: str) -> list[float]:
+    if metric == "reliability_gap":
+        return [reliability_gap(s) for s in row["clubs"]]
+    return [getattr(s, metric) for s in row["clubs"]]
+
+
+def paired_vs(row: dict, base: dict, metric: str = "durak_log_loss") -> tuple[float, float]:
+    """Mean and 95 % half-width of (row - base) across the same clubs."""
+    return mean_ci([a - b for a, b in zip(metric_values(row, metric), metric_values(base, metric))])
+
+
+def format_wide(outcome: dict) -> str:
+    """One Markdown table per world: every model's metrics, mean ± 95 % interval across clubs."""
+    parts = []
+    for world, data in outcome["worlds"].items():
+        rows = data["rows"]
+        base = rows["shipped"]
+        head = (
+            "| Model | chance spread | "
+            + " | ".join(label for _, label in METRICS)
+            + " | durak log-loss minus shipped |"
+        )
+        lines = [
+            f"World **{world}**, {data['clubs']} evaluation club(s), mean ± 95 % interval across clubs:",
+            "",
+            head,
+            "|---|---:|" + "---:|" * (len(METRICS) + 1),
+        ]
+        for key, row in sorted(rows.items(), key=lambda kv: mean_ci(metric_values(kv[1], "durak_log_loss"))[0]):
+            cells = []
+            for metric, _ in METRICS:
+                mean, half = mean_ci(metric_values(row, metric))
+                digits = (
+                    4
+                    if "loss" in metric or "accuracy" in metric or "gap" in metric
+                    else 3
+                    if metric == "spearman"
+                    else 1
+                )
+                cells.append(
+                    "-"
+                    if math.isnan(mean)
+                    else f"{mean:.{digits}f}" + ("" if math.isnan(half) else f" ± {half:.{digits}f}")
+                )
+            diff, half = paired_vs(row, base)
+            gap = "-" if key == "shipped" else f"{diff:+.4f}" + ("" if math.isnan(half) else f" ± {half:.4f}")
+            lines.append(f"| {row['name']} | {row['spread']:g} | " + " | ".join(cells) + f" | {gap} |")
+        band = []
+        low, high = TWO_V_TWO_BAND
+        for key in ("shipped", *[k for k in rows if k not in ("shipped", "Coin", "Oracle")]):
+            n = sum(s.two_v_two[0] for s in rows[key]["clubs"])
+            if n:
+                shown = sum(s.two_v_two[1] for s in rows[key]["clubs"]) / n
+                lost = sum(s.two_v_two[2] for s in rows[key]["clubs"]) / n
+                half = 1.96 * math.sqrt(max(lost * (1 - lost), 1e-9) / n)
+                band.append(
+                    f"{rows[key]['name']}: {n} sides shown {100 * shown:.1f} %, "
+                    f"lost {100 * lost:.1f} % (± {100 * half:.1f})"
+                )
+            else:
+                band.append(
+                    f"{rows[key]['name']}: no side shown {100 * TWO_V_TWO_BAND[0]:.0f}-{100 * TWO_V_TWO_BAND[1]:.0f} %"
+                )
+        lines += [
+            "",
+            f"2v2 sides shown a {100 * low:.0f}-{100 * high:.0f} % chance of losing, all clubs:",
+            "",
+        ]
+        lines += [f"- {text}" for text in band]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def format_reliability(outcome: dict, keys: Sequence[str] = ("shipped",)) -> str:
+    """Reliability by decile of shown durak chance (all evaluation clubs pooled): shown / observed (sides)."""
+    lines = [
+        "| World | Model | " + " | ".join(f"{10 * d}-{10 * d + 10} %" for d in range(10)) + " |",
+        "|---|---|" + "---:|" * 10,
+    ]
+    for world, data in outcome["worlds"].items():
+        for key in keys:
+            row = data["rows"].get(key)
+            if row is None:
+                continue
+            cells = []
+            for d in range(10):
+                n = sum(s.reliability[d][0] for s in row["clubs"])
+                if n:
+                    shown = sum(s.reliability[d][1] for s in row["clubs"]) / n
+                    lost = sum(s.reliability[d][2] for s in row["clubs"]) / n
+                    cells.append(f"{100 * shown:.0f}/{100 * lost:.0f} ({n})")
+                else:
+                    cells.append("-")
+            lines.append(f"| {world} | {row['name']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def wide_winner(outcome: dict) -> dict:
+    """The family with the lowest durak log-loss averaged over the generative worlds, and whether it
+    beats the shipped model significantly (its 95 % interval below zero) in every one of them."""
+    worlds = [w for w in outcome["worlds"] if w in GENERATIVE_WORLDS] or list(outcome["worlds"])
+    keys = [k for k in outcome["worlds"][worlds[0]]["rows"] if k not in ("Coin", "Oracle")]
+
+    def average(key):
+        return sum(
+            mean_ci(metric_values(outcome["worlds"][w]["rows"][key], "durak_log_loss"))[0] for w in worlds
+        ) / len(worlds)
+
+    best = min(keys, key=average)
+    significant = best != "shipped" and all(
+        sum(paired_vs(outcome["worlds"][w]["rows"][best], outcome["worlds"][w]["rows"]["shipped"])) < 0 for w in worlds
+    )
+    return {
+        "key": best,
+        "name": outcome["worlds"][worlds[0]]["rows"][best]["name"],
+        "durak_log_loss": average(best),
+        "beats_shipped": significant,
+    }

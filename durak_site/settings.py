@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "tournaments",
     "reviews",
     "notices",
+    "friends",
     "bench",  # management commands only: benchmarks, load test, rating study (no models, URLs or templates)
 ]
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("reviews/", include("reviews.urls")),
     path("notices/", include("notices.urls")),
+    path("friends/", include("friends.urls")),
     # The home-screen app: the worker at the root, so that its scope is the whole site.
     path("manifest.webmanifest", app_shell.manifest, name="manifest"),
     path("sw.js", app_shell.service_worker, name="service-worker"),

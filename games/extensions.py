@@ -13,7 +13,11 @@ at every render, so an app removed from INSTALLED_APPS simply shows nothing.
 - `move_marks(request, game) -> {step: safe HTML}`: a note after a move of the
   record's move list (e.g. the review's mark of that move);
 - `profile_sections(request, player) -> [safe HTML]`: sections of a player's
-  profile page (e.g. his events with place and points).
+  profile page (e.g. his events with place and points);
+- `seat_actions(request, table, game, seat) -> [safe HTML]`: forms for the viewer's
+  own seat on the table page (e.g. an arena's «Berserk» before his first move);
+  asked by the page's request only (it may query), with the page's `table` and
+  `game` dicts and the viewer's seat (None: a spectator).
 
 The table's providers run while a consumer renders on the event loop: they read
 only what a `games.signals.table_will_render` receiver has fetched (Django's
@@ -35,6 +39,7 @@ _game_notes: list[Callable] = []
 _record_panels: list[Callable] = []
 _move_marks: list[Callable] = []
 _profile_sections: list[Callable] = []
+_seat_actions: list[Callable] = []
 
 
 def register(
@@ -44,6 +49,7 @@ def register(
     record_panels: Callable | None = None,
     move_marks: Callable | None = None,
     profile_sections: Callable | None = None,
+    seat_actions: Callable | None = None,
 ) -> None:
     """Add providers (registering the same one twice keeps one)."""
     for found, provider in (
@@ -52,6 +58,7 @@ def register(
         (_record_panels, record_panels),
         (_move_marks, move_marks),
         (_profile_sections, profile_sections),
+        (_seat_actions, seat_actions),
     ):
         if provider is not None and provider not in found:
             found.append(provider)
@@ -111,3 +118,15 @@ def profile_sections(request, player) -> list:
         except Exception:  # another app's failure must not take the profile down
             log.exception("profile sections of %s failed", provider)
     return sections
+
+
+def seat_actions(request, table: dict, game: dict | None, seat: int | None) -> list:
+    actions = []
+    if seat is None or not game:
+        return actions
+    for provider in _seat_actions:
+        try:
+            actions.extend(provider(request, table, game, seat) or ())
+        except Exception:  # another app's failure must not take the table down
+            log.exception("seat actions of %s failed", provider)
+    return actions

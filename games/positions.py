@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
+from games.choices import MoveSource
 from games.errors import from_engine
 from games.models import Game
 
@@ -127,10 +128,19 @@ def recent_events(game_id: int | None, limit: int = 60, upto: int | None = None)
     log = game.moves.order_by("number")
     if upto is not None:
         log = log.filter(number__lt=upto)
-    for seat, action in log.values_list("seat", "action"):
+    for seat, action, source in log.values_list("seat", "action", "source"):
+        if source == MoveSource.TIMEOUT:
+            events.append(timeout_event(seat, action))
         events.extend(position.act(seat, action))
         moves += 1
     return events[-limit:], moves
+
+
+def timeout_event(seat: int, action) -> dict:
+    """The event before a move the server made for `seat` when its time ran out (not
+    the engine's: the live table says so in the log and at that seat). `kind`: the
+    move's kind ("attack", "take", "pass")."""
+    return {"type": "timeout", "seat": seat, "kind": str(action).split()[0], "visible_to": None}
 
 
 # --------------------------------------------------------------- provably fair deals
@@ -249,6 +259,11 @@ def verify_game(game: Game) -> VerifyResult:
         elif ended.get("reason") == "forfeit":
             checks.append(
                 _("Not played out: the log's moves (%(moves)s), then a forfeit by whoever never came.")
+                % {"moves": len(moves)}
+            )
+        elif ended.get("reason") == "claimed":
+            checks.append(
+                _("Not played out: the log's moves (%(moves)s), then a win claimed over a player who had left.")
                 % {"moves": len(moves)}
             )
         else:

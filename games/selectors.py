@@ -4,6 +4,8 @@ Engine positions (deal, replay, the per-process cache, the fairness check) are
 read through `games.positions`.
 """
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Case, Count, F, IntegerField, Q, Value, When
@@ -28,12 +30,18 @@ def table_snapshot(table_id: int) -> dict | None:
     table_seats = list(table.seats.select_related("user"))
     game = table.games.order_by("-number").first()
     game_seats = list(game.seats.select_related("user")) if game is not None else []
-    return snapshot_of(table, table_seats, game, game_seats)
+    offline = {str(s.user_id): s.offline_since.isoformat() for s in table_seats if s.user_id and s.offline_since}
+    return snapshot_of(table, table_seats, game, game_seats, offline=offline)
 
 
-def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dict:
+def snapshot_of(table: Table, table_seats, game: Game | None, game_seats, offline: dict | None = None) -> dict:
     """`table_snapshot` built from rows already at hand (no query when the table's
-    host and the seats' users are loaded): the play service sends it after a move."""
+    host and the seats' users are loaded): the play service sends it after a move.
+
+    `offline` {str(user id): ISO time}: the seats' players who have closed their table
+    socket, and since when (`TableSeat.offline_since`). Left out (None) by the play
+    service, which does not read it: a live table keeps the one it last had (a move
+    changes nobody's presence; `games.services.presence` sends a snapshot with it)."""
     seats = [
         {
             "number": s.number,
@@ -71,7 +79,7 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
                 for s in game_seats
             ],
         }
-    return {
+    snapshot = {
         "table": {
             "id": table.pk,
             "status": table.status,
@@ -90,6 +98,9 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats) -> dic
         "seats": seats,
         "game": game_data,
     }
+    if offline is not None:
+        snapshot["offline"] = offline
+    return snapshot
 
 
 def lobby_tables(limit: int = 50):
@@ -300,7 +311,7 @@ def users_with_running_tables(user_ids) -> set[int]:
 # Ratings, tournaments and reviews read games only through these functions, which
 # return plain data (ids, dicts, tuples), and compare with the enums of games.choices.
 
-RECORD_SEAT_FIELDS = ("number", "user_id", "team", "place", "counted_place", "is_loser", "abandoned")
+RECORD_SEAT_FIELDS = ("number", "user_id", "team", "place", "counted_place", "is_loser", "abandoned", "berserk")
 
 
 def finished_game(game_id: int) -> dict | None:
@@ -350,6 +361,21 @@ def begun_tables(table_ids) -> set[int]:
         if row["move_count"] or row["status"] != Game.Status.PLAYING:
             begun.add(row["table_id"])
     return begun | {pk for pk, n in counts.items() if n > 1}
+
+
+def game_table_id(game_id: int) -> int | None:
+    """The table a game is played at, or None (no such game)."""
+    return Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+
+
+def player_seat_state(game_id: int, user_id: int) -> dict | None:
+    """{number, berserk, moved} of `user_id`'s seat in a game (moved: any move made at his
+    seat, his own or his timer's), or None when he does not play in it."""
+    seat = GameSeat.objects.filter(game_id=game_id, user_id=user_id).values("number", "berserk").first()
+    if seat is None:
+        return None
+    moved = Move.objects.filter(game_id=game_id, seat=seat["number"]).exists()
+    return {**seat, "moved": moved}
 
 
 def playing_game(table_id: int) -> dict | None:
@@ -506,3 +532,59 @@ def seat_values(game_ids, fields) -> list[tuple]:
     for start in range(0, len(ids), SEAT_CHUNK):
         rows += GameSeat.objects.filter(game_id__in=ids[start : start + SEAT_CHUNK]).values_list(*fields)
     return rows
+
+
+def emote_mutes(table_id: int, user_id: int | None) -> dict:
+    """Whether `user_id` sees no emotes at `table_id` ("table") or anywhere ("everywhere"),
+    and whether he holds a seat there (only a seat mutes them at one table)."""
+    if user_id is None:
+        return {"table": False, "everywhere": False, "seated": False}
+    seat = TableSeat.objects.filter(table_id=table_id, user_id=user_id).values_list("emotes_muted", flat=True).first()
+    everywhere = get_user_model().objects.filter(pk=user_id, profile__emotes_muted=True).exists()
+    return {"table": bool(seat), "everywhere": everywhere, "seated": seat is not None}
+
+
+# ------------------------------------------------------- who is here (issue 17, friends)
+
+RECENTLY_AT_A_TABLE_MINUTES = 5  # a player who closed his table less than this ago counts as just here
+OPEN_SOCKET_TRUSTED_HOURS = 6  # an open-socket mark older than this is a server that died, not a player
+
+
+def players_present(user_ids, now=None) -> dict[int, str]:
+    """{user id: "online" | "recent"} of those of `user_ids` who are at the club now.
+
+    "online": a table socket of his is open (a seat he came to, `TableSeat.seen_at`,
+    that he has not closed since, `TableSeat.offline_since` empty, at a table in use
+    lately); "recent": he closed one in the last few minutes. The table sockets are
+    the only presence the site records (no request writes a "last seen"), so a
+    player on other pages only is not seen."""
+    ids = [int(i) for i in user_ids if i is not None]
+    if not ids:
+        return {}
+    now = now or timezone.now()
+    seats = TableSeat.objects.filter(user_id__in=ids, seen_at__isnull=False).exclude(table__status=Table.Status.CLOSED)
+    online = set(
+        seats.filter(
+            offline_since__isnull=True, table__updated_at__gte=now - timedelta(hours=OPEN_SOCKET_TRUSTED_HOURS)
+        ).values_list("user_id", flat=True)
+    )
+    recent = set(
+        TableSeat.objects.filter(
+            user_id__in=ids, offline_since__gte=now - timedelta(minutes=RECENTLY_AT_A_TABLE_MINUTES)
+        ).values_list("user_id", flat=True)
+    )
+    return {**dict.fromkeys(recent - online, "recent"), **dict.fromkeys(online, "online")}
+
+
+def private_table_to_invite_to(user) -> dict | None:
+    """The private table `user` hosts that a friend may be invited to (the newest one
+    waiting for players or being played), with its invite token; None when he has none."""
+    if user is None or not user.is_authenticated:
+        return None
+    row = (
+        Table.objects.filter(host=user, is_private=True, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+        .order_by("-created_at")
+        .values("id", "invite_token")
+        .first()
+    )
+    return {"id": row["id"], "invite_token": row["invite_token"]} if row else None

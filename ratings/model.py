@@ -2,8 +2,9 @@
 
 Everything the site computes about skill goes through this module, and the
 model is built in ONE place, `get_model`: openskill's `MODEL_NAME`
-(BradleyTerryFull) with `BETA` = 25, the combination that predicted simulated
-Durak results best (docs/ratings.md, "Choosing the model"). The rest of the
+(BradleyTerryFull) with `BETA` = 12.5, the combination that predicted simulated
+Durak results best among what the site can run (docs/ratings.md, "The wider
+study"; before it, beta 25 from the first study). The rest of the
 ratings app and the rating study only call:
 
 - `rate(teams, ranks)`: one game. `teams` is a list of teams, each a list of
@@ -49,29 +50,34 @@ MODEL_NAME = "BradleyTerryFull"
 # openskill's starting point: a new player is 25 +- 25/3 ...
 MU = 25.0
 SIGMA = 25.0 / 3.0
-# ... but six times its default performance noise (25/6): Durak is a game of much
-# luck, and with the default beta every model was over-confident (docs/ratings.md,
-# "Choosing the model": beta = 25 had the lowest held-out log-loss).
-BETA = 25.0
+# ... but three times its default performance noise (25/6): Durak is a game of much
+# luck, and with the default beta every model was over-confident. The wider study
+# (docs/ratings.md, "The wider study": two generative worlds and the engine's games,
+# every model tuned on a club of its own) chose beta 12.5 for BradleyTerryFull in all
+# three worlds; it beat the first study's beta 25 in the "who is the durak" log-loss
+# by 0.006-0.013, significantly in both generative worlds. tau stays the library's 25/300.
+BETA = 12.5
 
 # The display: the conservative estimate mu - 3 sigma on an Elo-like scale.
 # Two settled players are about sqrt(2) * BETA apart in the model's logistic
-# chance, so DISPLAY_ALPHA = 400 / ln 10 / (sqrt 2 * BETA) (about 4.9 points per
+# chance, so DISPLAY_ALPHA = 400 / ln 10 / (sqrt 2 * BETA) (about 9.8 points per
 # mu) makes a 400-point difference 10-to-1 odds, as in Elo. DISPLAY_TARGET puts
 # an average player (mu = MU) with a typical regular's deviation SETTLED_SIGMA
-# (the study's median sigma after 100 games) at exactly 1500.
-SETTLED_SIGMA = 6.5
+# (the median sigma after 100 games in a simulated club of 200 players) at exactly 1500.
+SETTLED_SIGMA = 4.1
 DISPLAY_ALPHA = 400.0 / math.log(10.0) / (math.sqrt(2.0) * BETA)
 DISPLAY_TARGET = 1500.0 - DISPLAY_ALPHA * (MU - 3.0 * SETTLED_SIGMA)
 
 # Provisional (shown as the number with "?") while the deviation is above
 # PROVISIONAL_SIGMA: the rule is the uncertainty itself, not a count of games, so it
-# holds alike for a regular of six-player tables (about 7 games), of two-player
-# tables (about 33), of partners games (about 26) and for a pair (about 33).
-# With beta = 25 one game teaches little: in the study the median sigma is 8.05
-# after 10 games, 7.8 after 20, 7.2 after 50.
-# See docs/ratings.md ("Provisional") for the figures behind the threshold.
-PROVISIONAL_SIGMA = 8.0
+# holds alike for a regular of six-player tables (about 5 games), of two-player
+# tables (about 23), of partners games (about 24) and for a pair (about 23).
+# With beta = 12.5 the median sigma of a simulated club is 7.59 after 5 games,
+# 7.03 after 10, 6.27 after 20: the median player is established after about 8
+# games (with beta 25 and 8.0 it was about 10). A player who wins every game learns
+# the model less per game (each win was expected): two-player, about 34 games.
+# See docs/ratings.md ("Provisional").
+PROVISIONAL_SIGMA = 7.2
 
 # Repeated games (docs/ratings.md, "Repeated games"): the k-th game among the same
 # set of players within REPEAT_WINDOW_HOURS counts 1/k of a game, and from the
@@ -132,49 +138,52 @@ def bradley_terry_full(teams, ranks) -> list[list[tuple[float, float]]]:
     tau, kappa = _constants or _library_constants()
     tau_squared = tau * tau
     two_beta_squared = 2 * BETA**2
-    order = sorted(range(len(teams)), key=ranks.__getitem__)
-    corrected = [[(mu, math.sqrt(sigma * sigma + tau_squared)) for mu, sigma in teams[i]] for i in order]
+    sqrt, exp = math.sqrt, math.exp
+    count = len(teams)
+    order = sorted(range(count), key=ranks.__getitem__) if count > 2 else ([0, 1] if ranks[0] <= ranks[1] else [1, 0])
+    corrected = []
     sums = []
-    for team in corrected:
+    for i in order:
+        team = teams[i]
         if len(team) == 1:
-            sums.append((0.0 + team[0][0] * 1.0, 0.0 + (team[0][1] * 1.0) ** 2))
+            mu, sigma = team[0]
+            sigma = sqrt(sigma * sigma + tau_squared)
+            corrected.append(((mu, sigma),))
+            sums.append((0.0 + mu, 0.0 + sigma**2))
             continue
+        team = [(mu, sqrt(sigma * sigma + tau_squared)) for mu, sigma in team]
+        corrected.append(team)
         mu_summed = 0.0
         sigma_squared_summed = 0.0
         # (sorted by ordinal, highest first, as the library sums them; a stable sort)
         for mu, sigma in sorted(team, key=lambda r: r[0] - 3.0 * r[1], reverse=True):
-            mu_summed += mu * 1.0
-            sigma_squared_summed += (sigma * 1.0) ** 2
+            mu_summed += mu
+            sigma_squared_summed += sigma**2
         sums.append((mu_summed, sigma_squared_summed))
-    count = len(sums)
-    rated = [None] * count
+    # c is symmetric (a + b == b + a in floating point): one square root per pair of teams.
+    c = {}
+    for i in range(count):
+        sigma_squared_i = sums[i][1]
+        for q in range(i + 1, count):
+            c[i, q] = c[q, i] = sqrt(sigma_squared_i + sums[q][1] + two_beta_squared)
+    result = [None] * count
     for i, (mu_i, sigma_squared_i) in enumerate(sums):
         omega = 0.0
         delta = 0.0
+        sigma_i = sqrt(sigma_squared_i)
         for q in range(count):
             if q == i:
                 continue
-            mu_q, sigma_squared_q = sums[q]
-            c_iq = math.sqrt(sigma_squared_i + sigma_squared_q + two_beta_squared)
-            piq = 1 / (1 + math.exp(((mu_q - mu_i) / 1.0) / c_iq))
+            c_iq = c[i, q]
+            piq = 1 / (1 + exp((sums[q][0] - mu_i) / c_iq))
             sigma_squared_to_ciq = sigma_squared_i / c_iq
-            s = 1.0 if q > i else 0.0
-            omega += sigma_squared_to_ciq * (s - piq)
-            gamma_value = math.sqrt(sigma_squared_i) / c_iq
-            delta += ((gamma_value * sigma_squared_to_ciq) / c_iq) * piq * (1 - piq)
+            omega += sigma_squared_to_ciq * ((1.0 if q > i else 0.0) - piq)
+            delta += ((sigma_i / c_iq * sigma_squared_to_ciq) / c_iq) * piq * (1 - piq)
         team = []
         for mu, sigma in corrected[i]:
-            if omega >= 0:
-                mu += (sigma**2 / sigma_squared_i) * omega * 1.0
-                sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared_i) * delta * 1.0, kappa))
-            else:
-                mu += (sigma**2 / sigma_squared_i) * omega / 1.0
-                sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared_i) * delta / 1.0, kappa))
-            team.append((mu, sigma))
-        rated[i] = team
-    result = [None] * count
-    for position, index in enumerate(order):
-        result[index] = rated[position]
+            share = sigma**2 / sigma_squared_i
+            team.append((mu + share * omega, sigma * sqrt(max(1 - share * delta, kappa))))
+        result[order[i]] = team
     return result
 
 
@@ -314,10 +323,11 @@ def chance_ahead(team_a, team_b) -> float:
 # the pairwise update counts every pair of a table as its own evidence, so its mu
 # spread out more than the skills behind them (on simulated games the true skill
 # rose only 0.65 per point of mu), and chances read straight off them were too
-# sure (a pair shown 31 % lost 39 % of the time). 1.4 had the lowest durak
-# log-loss and the flattest reliability on simulated clubs (seeds 1-5; 1.0 to 1.6 tried).
+# sure (a pair shown 31 % lost 39 % of the time with beta 25). The wider study tuned the
+# spread with the model (0.7 to 2.5 tried, on each world's tuning club): with beta 12.5
+# it chose 1.2 in all three worlds (with beta 25 it was 1.4).
 LOGISTIC_TO_NORMAL = 1.702
-CHANCE_SPREAD = 1.4
+CHANCE_SPREAD = 1.2
 PERFORMANCE_SD = CHANCE_SPREAD * LOGISTIC_TO_NORMAL * BETA
 _GRID = 161  # points of the integral over one side's performance, -8..8 sd
 _GRID_Z = [-8.0 + 16.0 * k / (_GRID - 1) for k in range(_GRID)]

@@ -21,11 +21,31 @@ from django.utils import timezone
 
 from games import selectors as game_selectors
 from ratings import model as rating_model
+from ratings.ledger import GameRow, SeatRow
 from ratings.models import PairRating, Rating, RatingChange, Variant
 
 TREND_DAYS = 30
 INACTIVE_DAYS = 60  # no rated game for this long: off the ladder, rating kept
 PROVISIONAL_MARK = "?"
+
+
+SEAT_FIELDS = ("game_id", "number", "user_id", "bot_level", "team", "counted_place")
+
+
+def seat_rows(values) -> dict[int, list[SeatRow]]:
+    """Seat values (SEAT_FIELDS, in that order) grouped by game."""
+    by_game: dict[int, list[SeatRow]] = {}
+    for game_id, number, user_id, bot_level, team, counted_place in values:
+        by_game.setdefault(game_id, []).append(SeatRow(number, user_id, bot_level, team, counted_place))
+    return by_game
+
+
+def games_to_rate(variant: str) -> list[GameRow]:
+    """Every game of the variant that counts with its seats, in finishing order (two queries):
+    what a full recomputation rates."""
+    order = game_selectors.rated_games(variant)
+    seats = seat_rows(game_selectors.rated_seat_values(variant, SEAT_FIELDS))
+    return [GameRow(game_id, finished_at, seats.get(game_id, [])) for game_id, finished_at in order]
 
 
 def variants() -> list[tuple[str, str]]:
@@ -34,7 +54,7 @@ def variants() -> list[tuple[str, str]]:
 
 def shown(mu: float, sigma: float) -> str:
     """The rating as a player reads it, the same on every page: the number, followed by "?"
-    while provisional (as lichess shows it), e.g. "1473?" for a newcomer."""
+    while provisional (as lichess shows it), e.g. "1375?" for a newcomer."""
     text = str(rating_model.display_rating(mu, sigma))
     return text + PROVISIONAL_MARK if rating_model.is_provisional(sigma) else text
 
@@ -64,7 +84,7 @@ def explanation() -> dict:
 
 
 def ratings_for(user_ids, variant: str) -> dict[int, str]:
-    """{user_id: what to show next to the name} in one query; a newcomer's "1473?" for the unrated."""
+    """{user_id: what to show next to the name} in one query; a newcomer's "1375?" for the unrated."""
     ids = {uid for uid in user_ids if uid is not None}
     result = dict.fromkeys(ids, NEWCOMER)
     if not ids:

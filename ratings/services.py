@@ -33,7 +33,7 @@ from games.choices import GameStatus, Variant
 from games.services import notify
 from ratings import model as rating_model
 from ratings import selectors
-from ratings.ledger import GameRow, Ledger, SeatRow, Standing
+from ratings.ledger import GameRow, Ledger, Standing
 from ratings.models import PairRating, RatedGame, Rating, RatingChange, VariantState
 
 log = logging.getLogger(__name__)
@@ -85,14 +85,8 @@ def _applied(variant: str):
     return RatedGame.objects.filter(variant=variant).values("game_id")
 
 
-def _seat_rows(values) -> dict[int, list[SeatRow]]:
-    by_game: dict[int, list[SeatRow]] = {}
-    for game_id, number, user_id, bot_level, team, counted_place in values:
-        by_game.setdefault(game_id, []).append(SeatRow(number, user_id, bot_level, team, counted_place))
-    return by_game
-
-
-SEAT_FIELDS = ("game_id", "number", "user_id", "bot_level", "team", "counted_place")
+_seat_rows = selectors.seat_rows
+SEAT_FIELDS = selectors.SEAT_FIELDS
 
 
 MARK_FIELDS = ("game", "variant", "finished_at", "seq")
@@ -256,10 +250,7 @@ def _store(
 
 
 def _read_all(variant: str) -> list[GameRow]:
-    """Every game of the variant that counts with its seats, in finishing order (two queries)."""
-    order = game_selectors.rated_games(variant)
-    seats = _seat_rows(game_selectors.rated_seat_values(variant, SEAT_FIELDS))
-    return [GameRow(game_id, finished_at, seats.get(game_id, [])) for game_id, finished_at in order]
+    return selectors.games_to_rate(variant)
 
 
 def _replace_all(variant: str, state: VariantState, games, ledger, changes, clock) -> None:

@@ -29,6 +29,11 @@ class Review(models.Model):
         default=0, help_text="messages sent so far; each carries its number, and only the last one sent is worked on"
     )
     taken_at = models.DateTimeField(null=True, blank=True, help_text="when a worker last took its message")
+    # Kept apart from nudged_at: a part that sends the rest on moves nudged_at past taken_at,
+    # and the proof that the queue reached a message sent at this time would go with it.
+    taken_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the message a worker last took had been sent"
+    )
     # What the judgement used, kept with it: a review is computed once and stays as it was made.
     inaccuracy = models.FloatField(help_text="a drop in the chance of not losing from this much is an inaccuracy")
     mistake = models.FloatField(help_text="... from this much a mistake")
@@ -44,6 +49,7 @@ class Review(models.Model):
         indexes = [
             # The sweep's question: the latest message a worker took (reviews.services._latest_taken_sent).
             models.Index(fields=["nudged_at"], name="review_by_last_message"),
+            models.Index(fields=["taken_sent_at"], name="review_by_last_taken_message"),
             # The daily limit's count of one person's reviews.
             models.Index(fields=["user", "requested_at"], name="review_by_user_and_time"),
         ]

@@ -37,7 +37,7 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -135,9 +135,7 @@ def _latest_taken_sent(now):
     """When the latest message that some worker took had been sent (any review's, of
     the last LOST_AFTER: an older one proves nothing LOST_AFTER does not)."""
     return (
-        Review.objects.filter(nudged_at__gte=now - LOST_AFTER, taken_at__gte=F("nudged_at"))
-        .aggregate(latest=Max("nudged_at"))
-        .get("latest")
+        Review.objects.filter(taken_sent_at__gte=now - LOST_AFTER).aggregate(latest=Max("taken_sent_at")).get("latest")
     )
 
 
@@ -231,7 +229,8 @@ def do_run_review(review_id: int, nudge: int | None = None) -> int:
             return 0
         now = timezone.now()
         review.taken_at = now
-        fields = ["taken_at"]
+        review.taken_sent_at = review.nudged_at
+        fields = ["taken_at", "taken_sent_at"]
         if review.status == Review.Status.PENDING:
             review.status = Review.Status.RUNNING
             review.started_at = now

@@ -34,6 +34,7 @@ SERVICES = {
     "tests/services/test_embedded_celery.py": ["test_embedded_worker_and_beat_move_bots"],
     "tests/services/test_move_queries.py": ["test_a_move_holds_the_game_row_locked_until_it_commits_on_postgresql"],
     "tests/test_outside_services.py": ["test_postgres_answers", "test_redis_channel_layer_round_trip"],
+    "tests/tournaments/test_arena_embedded.py": ["test_issue20_an_arena_with_the_embedded_worker_and_beat"],
     "tests/tournaments/test_embedded_event.py": [
         "test_embedded_worker_and_beat_run_an_event",
         "test_the_club_evening_on_postgres_and_redis",
@@ -104,6 +105,10 @@ SLOW = {
         "test_issue21_speed_every_update_leaves_the_socket_showing_a_fresh_render_over_whole_games"
     ],
     "tests/bench/test_tools_out_of_the_product.py": ["test_issue21_3_the_site_starts_without_websockets"],
+    "tests/bench/test_rating_study.py": [
+        "test_issue19_the_wider_study_runs_tiny_and_its_table_has_every_model",
+        "test_issue19_the_sites_games_are_exported_in_order_and_studied",
+    ],
     "tests/ops/test_dev_manage.py": ["test_issue17_dev_py_manage_makes_an_admin_in_the_sites_own_database"],
     "tests/ratings/test_shown_honestly.py": [
         "test_issue19_the_durak_chance_is_calibrated_in_every_decile",

@@ -15,6 +15,8 @@ his result is marked `absent`. A game that ended before the grace was over, in
 which a player who never came was put on autopilot by his timeouts, counts as his
 absence as well. Absences are counted by rounds; at ABSENCES_TO_WITHDRAW he is
 withdrawn from the later rounds, unless the director keeps him (`do_keep_entrant`).
+In an arena (one round for the whole event) a no-show is paused after his first
+forfeit instead: not seated again until he comes back (services.arena).
 
 Adjudication. The director ends a stuck game at a table of his event's round being
 played by setting each entrant's place (`do_adjudicate_game`); it is recorded as a
@@ -39,7 +41,7 @@ from games import selectors as game_selectors
 from games.errors import MoveRefused
 from games.services import adjudication
 
-from . import notify, selectors, services
+from . import lifecycles, notify, selectors, services
 from .errors import TournamentRefused
 from .models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 
@@ -215,7 +217,7 @@ def _forfeit_table(event_id: int, rt_id: int, now) -> list[str]:
         done = [f"table {rt.number}: game {game['pk']} forfeited by {len(absent)} absent"]
         done += services.do_record_game(game_id=game["pk"], now=now)
         Result.objects.filter(game_id=game["pk"], entrant_id__in=absent).update(absent=True)
-        done += _withdraw_the_absent(event, absent, now)
+        done += lifecycles.of(event).absent(event, absent, now)
     notify.event_changed_on_commit(event_id)
     return done
 
@@ -269,7 +271,7 @@ def _mark_timed_out(event_id: int, now) -> list[str]:
             return []
         Result.objects.filter(pk__in=[r.pk for r in marked]).update(absent=True)
         done = [f"absence marked: entrant {r.entrant_id}, game {r.game_id}" for r in marked]
-        done += _withdraw_the_absent(event, sorted({r.entrant_id for r in marked}), now)
+        done += lifecycles.of(event).absent(event, sorted({r.entrant_id for r in marked}), now)
     notify.event_changed_on_commit(event_id)
     return done
 

@@ -17,7 +17,17 @@ class EntrantInline(admin.TabularInline):
     model = Entrant
     extra = 0
     raw_id_fields = ("user", "pair")
-    fields = ("user", "pair", "checked_in", "state", "late", "joined_round", "byes", "eliminated_in_round")
+    fields = (
+        "user",
+        "pair",
+        "checked_in",
+        "state",
+        "late",
+        "joined_round",
+        "byes",
+        "eliminated_in_round",
+        "arena_paused",
+    )
 
 
 @admin.register(Tournament)

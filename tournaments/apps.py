@@ -26,5 +26,6 @@ class TournamentsConfig(AppConfig):
         from games import extensions
 
         from .at_profile import profile_sections
+        from .at_table import seat_actions
 
-        extensions.register(profile_sections=profile_sections)
+        extensions.register(profile_sections=profile_sections, seat_actions=seat_actions)

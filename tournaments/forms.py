@@ -57,6 +57,8 @@ class TournamentForm(forms.ModelForm):
             "kind",
             "table_size",
             "format",
+            "arena_minutes",
+            "berserk_allowed",
             "rounds",
             "games_per_round",
             "registration_opens",
@@ -95,6 +97,9 @@ class TournamentForm(forms.ModelForm):
             field.validators += [MinValueValidator(low), MaxValueValidator(high)]
             field.widget.attrs.update(min=low, max=high)
         self.fields["description"].widget.attrs["rows"] = 3
+        # An arena plays for a time, not in rounds: its box may stay empty (clean_rounds).
+        self.fields["rounds"].required = False
+        self.fields["rounds"].help_text = _("not for an arena: it plays for its duration")
         self.fields["no_show_grace"].required = False  # empty: the default two minutes
         points = self.fields["points_table"]
         self.fields["points_table"] = PointsTableField(
@@ -121,6 +126,14 @@ class TournamentForm(forms.ModelForm):
         if value is not None and not timedelta(0) <= value <= LONGEST_DURATION:
             raise forms.ValidationError(_("Give a duration from 0 to 24 hours, e.g. 00:05:00."), code="duration_bounds")
         return value
+
+    def clean_rounds(self):
+        rounds = self.cleaned_data.get("rounds")
+        if rounds is not None:
+            return rounds
+        if self.cleaned_data.get("format") == Tournament.Format.ARENA:
+            return Tournament._meta.get_field("rounds").default  # (the column's own; an arena never reads it)
+        raise forms.ValidationError(self.fields["rounds"].error_messages["required"], code="required")
 
     def clean_pause_between_rounds(self):
         return self._clean_duration("pause_between_rounds")

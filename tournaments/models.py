@@ -30,7 +30,7 @@ def validate_tiebreaks(value):
         ) from error
 
 
-METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "games", "seed", "head_to_head")
+METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "wins", "games", "seed", "head_to_head")
 
 
 class Pair(models.Model):
@@ -87,6 +87,8 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "round_robin", _("round robin")
         KNOCKOUT = "knockout", _("knockout")
+        # A fixed time in which whoever finishes a game is seated again at once (services/arena.py).
+        ARENA = "arena", _("arena")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -137,6 +139,14 @@ class Tournament(models.Model):
         help_text=_("The director may seat a house bot in place of an absent entrant; such games are never rated."),
     )
     max_entrants = models.PositiveIntegerField(_("maximum entrants"), null=True, blank=True)
+    arena_minutes = models.PositiveSmallIntegerField(
+        _("arena duration, minutes"), null=True, blank=True, help_text=_("an arena: how long it lasts from its start")
+    )
+    berserk_allowed = models.BooleanField(
+        _("berserk allowed"),
+        default=True,
+        help_text=_("an arena: a player may halve his turn timer in a game for an extra point if he wins it"),
+    )
     points_table = models.JSONField(
         _("points by place"), default=list, blank=True, help_text=_("points for 1st, 2nd, ... place; empty: default")
     )
@@ -193,6 +203,17 @@ class Tournament(models.Model):
         """Pairs play 2v2 at four: two entrants a table."""
         return 2 if self.is_pairs else self.table_size
 
+    @property
+    def is_arena(self) -> bool:
+        return self.format == self.Format.ARENA
+
+    @property
+    def arena_ends_at(self):
+        """An arena under way: when its time is up (no game is dealt from then on)."""
+        if not self.is_arena or self.started_at is None or not self.arena_minutes:
+            return None
+        return self.started_at + timedelta(minutes=self.arena_minutes)
+
 
 class Entrant(models.Model):
     class State(models.TextChoices):
@@ -223,6 +244,11 @@ class Entrant(models.Model):
     kept = models.BooleanField(
         _("kept despite absences"), default=False, help_text=_("the director keeps him in after two absences")
     )
+    # An arena: paused (not seated again until he comes back), free since (who waited longest
+    # is seated first; empty while he plays), left (withdrawn by himself: his points stand).
+    arena_paused = models.BooleanField(_("paused in the arena"), default=False)
+    arena_free_since = models.DateTimeField(null=True, blank=True)
+    arena_left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("entrant")
@@ -317,6 +343,7 @@ class Result(models.Model):
     is_durak = models.BooleanField(_("durak"), default=False)
     is_bye = models.BooleanField(_("bye"), default=False)
     absent = models.BooleanField(_("absent"), default=False, help_text=_("forfeited: never came to the table"))
+    berserk = models.BooleanField(_("berserk"), default=False, help_text=_("an arena: he halved his turn timer"))
     adjudicated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -35,21 +35,30 @@ def user_changed_on_commit(user_id: int) -> None:
     transaction.on_commit(lambda: _send(user_group(user_id), {"type": "user.changed"}))
 
 
-def seats_on_commit(tournament_id: int, round_number: int, seated: dict[int, tuple[int, int]]) -> None:
-    """Tell every seated player, on whatever page he has open, where to sit."""
+def table_url(table_id: int) -> str:
+    from django.urls import reverse
+
+    return reverse("games:table", args=[table_id])
+
+
+def seats_on_commit(
+    tournament_id: int, round_number: int, seated: dict[int, tuple[int, int]], *, arena: bool = False
+) -> None:
+    """Tell every seated player, on whatever page he has open, where to sit. An arena's
+    notice says so and carries the table's address: his page goes there by itself."""
 
     def send():
         for user_id, (table_id, table_number) in seated.items():
-            _send(
-                user_group(user_id),
-                {
-                    "type": "seat.assigned",
-                    "tournament_id": tournament_id,
-                    "round": round_number,
-                    "table_id": table_id,
-                    "table_number": table_number,
-                },
-            )
+            message = {
+                "type": "seat.assigned",
+                "tournament_id": tournament_id,
+                "round": round_number,
+                "table_id": table_id,
+                "table_number": table_number,
+            }
+            if arena:
+                message.update({"arena": True, "table_url": table_url(table_id)})
+            _send(user_group(user_id), message)
 
     transaction.on_commit(send)
 
@@ -76,6 +85,20 @@ def nudge_event(tournament_id: int, variant: str, when) -> None:
 
 def nudge_event_on_commit(tournament_id: int, variant: str, when) -> None:
     transaction.on_commit(lambda: nudge_event(tournament_id, variant, when))
+
+
+def nudge_arena(tournament_id: int, variant: str, when=None) -> None:
+    """Ask a worker on the variant's queue for an arena's seating pass (at `when`, else now)."""
+    from .tasks import arena_seating_pass
+
+    try:
+        arena_seating_pass.apply_async(args=[tournament_id], eta=when, queue=variant)
+    except Exception:  # the sweep seats them anyway
+        log.exception("could not nudge the seating of arena %s", tournament_id)
+
+
+def nudge_arena_on_commit(tournament_id: int, variant: str, when=None) -> None:
+    transaction.on_commit(lambda: nudge_arena(tournament_id, variant, when))
 
 
 # The ratings app's task (sent by name, contract 6): it brings a variant's ratings up to date.

@@ -10,7 +10,7 @@ from django.utils.translation import pgettext_lazy
 from games import selectors as games_selectors
 from games.choices import Variant
 
-from . import standings
+from . import notify, standings
 from .models import Entrant, Pair, Result, Round, StuckStep, Tournament
 
 # Why a seating deviates from the ideal (formats.FLAGS codes), for the director.
@@ -65,8 +65,8 @@ def entry_of(event: Tournament, user) -> Entrant | None:
 def _standing_group(event: Tournament, entrant: Entrant, played: set[int]) -> str:
     """standings.GROUPS: withdrawn, disqualified; "absent" when check-in was required, the event has
     started and the entrant never checked in (and so never played); else "active"."""
-    if entrant.state == Entrant.State.WITHDRAWN:
-        return "withdrawn"
+    if entrant.state == Entrant.State.WITHDRAWN and entrant.arena_left_at is None:
+        return "withdrawn"  # (who left an arena keeps his points and his place among the others, as on lichess)
     if entrant.state == Entrant.State.DISQUALIFIED:
         return "disqualified"
     started = event.started_at is not None or event.status in (*Tournament.UNDER_WAY, Tournament.Status.FINISHED)
@@ -87,9 +87,10 @@ def standings_of(event: Tournament) -> list[standings.Line]:
             "points": r["points"],
             "durak": r["is_durak"],
             "game": r["game_number"],
+            "place": r["place"],
         }
         for r in Result.objects.filter(round__tournament=event).values(
-            "entrant_id", "round__number", "round_table_id", "points", "is_durak", "game_number"
+            "entrant_id", "round__number", "round_table_id", "points", "is_durak", "game_number", "place"
         )
     ]
     played = {row["entrant"] for row in rows}
@@ -138,6 +139,7 @@ TIEBREAK_TEXTS = {
     ),
     "head_to_head": _("head-to-head (how many rivals tied on points one finished above at the same table)"),
     "duraks": _("fewer durak finishes"),
+    "wins": _("more games won (first place alone at the table)"),
     "games": _("more games played"),
     "seed": _("the better seed (from the ratings at the event's start)"),
 }
@@ -303,12 +305,16 @@ def seat_for(user) -> dict | None:
             continue
         for rt in round_.tables.filter(done=False):
             if entrant.pk in rt.entrants:
-                return {
+                seat = {
                     "tournament": entrant.tournament,
                     "round": round_.number,
                     "table_id": rt.table_id,
                     "table_number": rt.number,
                 }
+                if entrant.tournament.is_arena and rt.table_id is not None:
+                    # An arena's next table: the page goes there by itself.
+                    seat.update({"arena": True, "table_url": notify.table_url(rt.table_id)})
+                return seat
     return None
 
 
@@ -753,3 +759,7 @@ def house_bot_seats(event: Tournament) -> list[tuple[int, str, int]]:
         for pk in rt.entrants:
             rows.append((pk, names.get(pk, "?"), rt.number))
     return rows
+
+
+# The arena's board (issue 20), in a module of its own.
+from .arena_board import ArenaBoard, ArenaRow, arena_board, berserk_offer  # noqa: E402, F401

@@ -80,6 +80,7 @@ class Line:
     sonneborn_berger: float = 0.0
     head_to_head: int = 0  # tied rivals finished above where they met (head_to_head_counts)
     duraks: int = 0
+    wins: int = 0  # games won: first place alone at the table
     rating: float | None = None  # shown only (None: provisional or unrated); the order reads the seed
     seed: int | None = None
     order: int = 0
@@ -124,6 +125,7 @@ METRICS: dict[str, Metric] = {
             lambda x: -x.head_to_head,
         ),
         Metric("duraks", "fewer durak finishes", lambda x: x.duraks),
+        Metric("wins", "more games won (first place alone at the table)", lambda x: -x.wins),
         Metric("games", "more games played", lambda x: -x.games),
         Metric("seed", "the better seed, fixed from the ratings at the event's start", lambda x: _seed_key(x.seed)),
     )
@@ -135,6 +137,9 @@ DEFAULT_TIEBREAKS = {
     # Everyone meets everyone: Buchholz says little, who beat whom says more.
     "round_robin": ("sonneborn_berger", "duraks", "games", "seed"),
     "knockout": ("duraks", "buchholz", "seed"),
+    # Everyone plays his own number of games against whoever was free: who won more, then
+    # whom he outscored (the performance of his games), then fewer duraks.
+    "arena": ("wins", "sonneborn_berger", "duraks", "seed"),
 }
 
 
@@ -211,8 +216,9 @@ def compute(
     entrants: ids (registration order, used for nothing but ``Line.order``). results: dicts with
     entrant, round, table (any key naming the table in its round, None for a bye), points, durak and
     optionally game (the game's number at its table; tables of a round with unequal numbers of games
-    follow UNEQUAL_GAMES_RULE). groups: entrant -> one of GROUPS (default "active"). seeds: the seeds
-    fixed at the start (1 the best). eliminated: entrant -> the round it went out in (knockout).
+    follow UNEQUAL_GAMES_RULE) and place (the place at the table: a first place alone is a win).
+    groups: entrant -> one of GROUPS (default "active"). seeds: the seeds fixed at the start (1 the
+    best). eliminated: entrant -> the round it went out in (knockout).
     tiebreaks: names of METRICS in order (default: the Swiss ones).
     """
     ratings = ratings or {}
@@ -246,6 +252,11 @@ def compute(
         fullest[round_number] = max(fullest.get(round_number, 0), len(games))
     unequal = {r for (r, _), games in games_at.items() if len(games) < fullest[r]}
 
+    firsts: dict[tuple, int] = {}  # (round, table, game) -> first places there
+    for row in results:
+        if row.get("table") is not None and row.get("place") == 1:
+            key = (row["round"], row["table"], row.get("game") or 0)
+            firsts[key] = firsts.get(key, 0) + 1
     tables: dict[tuple, set] = {}
     table_points: dict[tuple, dict[int, float]] = {}
     for row in results:
@@ -267,6 +278,8 @@ def compute(
             continue
         line.games += 1
         line.duraks += 1 if row.get("durak") else 0
+        if row.get("place") == 1 and firsts[(round_number, table, row.get("game") or 0)] == 1:
+            line.wins += 1
         key = (round_number, table)
         tables.setdefault(key, set()).add(row["entrant"])
         mine = table_points.setdefault(key, {})

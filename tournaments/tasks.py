@@ -1,6 +1,6 @@
 """Celery tasks that run events: thin nudges; the database says what is due.
 
-`advance_event` and `record_game` go to the event's variant queue
+`advance_event`, `record_game` and `arena_seating_pass` go to the event's variant queue
 (podkidnoy / perevodnoy); the sweep (django-celery-beat, every 5 seconds,
 created by migration 0002) runs on "default" and catches anything a lost or
 late nudge left behind. Repeating any of them changes nothing.
@@ -26,6 +26,13 @@ def advance_event(tournament_id: int) -> list:
 def record_game(game_id: int) -> list:
     """A game finished (games.signals.game_finished): record it if it is an event's."""
     return services.do_record_game(game_id=game_id)
+
+
+@shared_task(ignore_result=True)
+def arena_seating_pass(tournament_id: int) -> int:
+    """An arena's seating pass (a game ended, someone came back, a wait is over); a repeat
+    or two at once seat nobody twice (the service locks the event)."""
+    return services.do_arena_seating_pass(tournament_id=tournament_id)
 
 
 @shared_task(ignore_result=True)

@@ -23,7 +23,7 @@ from games import selectors as game_selectors
 from games.choices import Variant
 from games.errors import Refusal
 
-from . import absence, archive, exports, paper, selectors, services, standings
+from . import absence, archive, exports, formats, paper, selectors, services, standings
 from .errors import TournamentRefused
 from .forms import TournamentForm
 from .models import Entrant, Pair, Round, Tournament
@@ -74,6 +74,21 @@ def panel_context(event: Tournament, user) -> dict:
         "bye_rounds": selectors.bye_rounds(event, entry),
         "requested_bye_points": services.requested_bye_points(event),
         "announcements": selectors.announcements_of(event),
+        # An arena has no rounds: its board (clock, counts, standings, the player's streak) instead.
+        "arena": selectors.arena_board(event, user) if event.is_arena else None,
+        "arena_scoring": arena_scoring(event) if event.is_arena else None,
+    }
+
+
+def arena_scoring(event: Tournament) -> dict:
+    """What the arena's rules box states (formats.arena): the points by place at each size of
+    table it may deal (the event's size down to two), the streak and the berserk point."""
+    return {
+        "points_by_size": [
+            {"size": size, "points": formats.default_points(size)} for size in range(event.entrants_per_table, 1, -1)
+        ],
+        "streak_after": formats.STREAK_AFTER,
+        "berserk_bonus": formats.BERSERK_BONUS,
     }
 
 
@@ -208,6 +223,52 @@ def check_in(request, tournament_id: int):
         lambda: services.do_check_in(tournament_id=tournament_id, user=request.user),
         _("You are checked in."),
     )
+
+
+@login_required
+@require_POST
+def arena_pause(request, tournament_id: int):
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.do_arena_pause(tournament_id=tournament_id, user=request.user),
+        _("You are paused: you are not seated again until you come back."),
+    )
+
+
+@login_required
+@require_POST
+def arena_return(request, tournament_id: int):
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.do_arena_return(tournament_id=tournament_id, user=request.user),
+        _("You are back: you are seated as soon as others are free."),
+    )
+
+
+@login_required
+@require_POST
+def arena_leave(request, tournament_id: int):
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.do_arena_leave(tournament_id=tournament_id, user=request.user),
+        _("You have left the arena: your games keep counting."),
+    )
+
+
+@login_required
+@require_POST
+def berserk(request, game_id: int):
+    """The table page's «Berserk» button: back to the page it came from (the table)."""
+    try:
+        services.do_berserk(game_id=game_id, user=request.user)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, _("Berserk: your turn timer is halved in this game; win it for the extra point."))
+    return redirect(_next_or(request, "tournaments:list"))
 
 
 def export(request, tournament_id: int, what: str, fmt: str):

@@ -1,9 +1,11 @@
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.choices import Variant
 from games.display import bot_choices, default_bot_level, rule_error_text
+from games.services.tables import DEFAULT_PUBLIC_TURN_SECONDS
 
 PLAYER_CHOICES = [(n, str(n)) for n in range(2, 7)]
 DECK_CHOICES = [
@@ -13,7 +15,12 @@ DECK_CHOICES = [
 ]
 FIRST_BOUT_CHOICES = [(5, _("5 cards")), (6, _("6 cards"))]
 THROW_IN_CHOICES = [("all", _("every player")), ("neighbours", _("only the attacker's neighbours"))]
-TIMER_CHOICES = [("", _("no timer")), ("15", _("15 seconds")), ("30", _("30 seconds")), ("60", _("60 seconds"))]
+TIMER_CHOICES = [
+    ("", _("no timer (private tables only)")),
+    ("15", _("15 seconds")),
+    ("30", _("30 seconds")),
+    ("60", _("60 seconds")),
+]
 VISIBILITY_CHOICES = [
     ("public", _("public: listed in the lobby")),
     ("private", _("private: only people with the invite link")),
@@ -44,7 +51,16 @@ class NewTableForm(forms.Form):
         help_text=_("The trump six may be swapped for the face-up trump card."),
     )
     turn_seconds = forms.TypedChoiceField(
-        label=_("Turn timer"), choices=TIMER_CHOICES, coerce=int, empty_value=None, required=False
+        label=_("Turn timer"),
+        choices=TIMER_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=str(DEFAULT_PUBLIC_TURN_SECONDS),
+        help_text=format_lazy(
+            _("A public table always has one: without a choice it gets {seconds} seconds."),
+            seconds=DEFAULT_PUBLIC_TURN_SECONDS,
+        ),
     )
     visibility = forms.ChoiceField(
         label=_("Table"), choices=VISIBILITY_CHOICES, initial="public", widget=forms.RadioSelect

@@ -19,4 +19,5 @@ urlpatterns = [
     path("t/<int:table_id>/resign/", views.table_resign, name="table-resign"),
     path("t/<int:table_id>/back/", views.table_back, name="table-back"),
     path("t/<int:table_id>/finish/", views.table_finish, name="table-finish"),
+    path("t/<int:table_id>/claim/", views.table_claim, name="table-claim"),
 ]

@@ -21,7 +21,7 @@ from games import limits, selectors
 from games.display import bot_choices, default_bot_level, players_text, variant_name
 from games.errors import Refusal
 from games.models import Table
-from games.services import accounts, matchmaking, play, tables
+from games.services import accounts, claim, matchmaking, play, tables
 
 from .forms import NewTableForm, PlayNowForm, QuickGameForm
 from .rendering import lobby_context
@@ -226,6 +226,17 @@ def table_back(request, table_id: int):
 def table_finish(request, table_id: int):
     """Play out at once a game that only bots still play."""
     return _act_on_playing_game(request, table_id, play.do_finish_now)
+
+
+@table_action
+def table_claim(request, table_id: int):
+    """«Забрать победу»: end the game against an opponent gone from a table without a timer."""
+    return _act_on_playing_game(
+        request,
+        table_id,
+        claim.do_claim_victory,
+        done=_("You claimed the game: whoever left takes last place, the others rank as they stood."),
+    )
 
 
 # ------------------------------------------------------------------- play now

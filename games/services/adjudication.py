@@ -7,8 +7,8 @@ Either is one transaction with the game row locked, like every move (play.py).
 The seed and the move log stay the truth of what was played: no move is invented
 and none is removed. The outcome is stored as for any finish (`Game.result`, each
 seat's `place`, `counted_place`, `is_loser`), and `Game.result["ended"]` says how
-the game ended instead of being played out: the reason ("forfeit" or
-"adjudicated"), by whom (a user id or None), when, and after how many moves (so
+the game ended instead of being played out: the reason ("forfeit", "adjudicated"
+or "claimed", games.services.claim), by whom (a user id or None), when, and after how many moves (so
 the verification replays the log to that point and finds the stored position).
 It is saved through the play path's `_save`, so the table is told and
 `games.signals.game_finished` is sent on commit as after the last move of a game.
@@ -60,16 +60,23 @@ def do_forfeit_game(*, game_id: int, absent_seats, now=None) -> bool:
         seats = play._seats(game)
         if not absent <= set(seats):
             raise MoveRefused(_("That seat is not at the table."))
-        position = position_of(game)
-        places = forfeit_places(dict(position.places), sorted(seats), absent)
-        for number in absent:
-            seats[number].autopilot = True
-            seats[number].abandoned = True
         if game.rated:  # a game nobody played out against an absent player is not rated (as a chess forfeit)
             game.rated = False
             Game.objects.filter(pk=game.pk).update(rated=False)
-        _end(game, position, seats, places, sorted(absent), FORFEIT, None, now or timezone.now())
+        end_without(game, seats, position_of(game), absent, FORFEIT, None, now or timezone.now())
     return True
+
+
+def end_without(game: Game, seats: dict, position, absent: set[int], reason: str, by_id, now) -> None:
+    """End the locked `game` now against the `absent` seats: they are placed last, lose, and
+    count as abandoned (on autopilot, as after a resign); the others' places are
+    `forfeit_places`. A forfeit (`do_forfeit_game`) and a claimed win
+    (games.services.claim) end a game this way."""
+    places = forfeit_places(dict(position.places), sorted(seats), absent)
+    for number in absent:
+        seats[number].autopilot = True
+        seats[number].abandoned = True
+    _end(game, position, seats, places, sorted(absent), reason, by_id, now)
 
 
 def do_adjudicate_game(*, game_id: int, places: dict, by_id: int | None, now=None) -> None:

@@ -14,6 +14,9 @@ Two cases, both re-derived from the database:
   is open (`TableSeat.offline_since`, games.services.presence), he gets one extra
   wait of `settings.DISCONNECT_GRACE_SECONDS` per game before the timeout counts
   (`grant_grace`, called by play.do_advance_game).
+
+One more rule of the turn timer: a seat that went berserk in an arena game
+(`GameSeat.berserk`, play.do_go_berserk) has half the table's timer (`turn_timer`).
 """
 
 from __future__ import annotations
@@ -98,3 +101,17 @@ def grant_grace(game: Game, waited_for: list, now) -> bool:
         seat.save(update_fields=["grace_used"])
     game.deadline = now + grace_period()
     return True
+
+
+BERSERK_SHARE = 0.5  # of the table's turn timer, for a seat that went berserk
+
+
+def turn_timer(turn_seconds: int | None, awaited: list) -> float | None:
+    """The seconds the awaited human seats (GameSeat rows) get for this turn: the table's
+    timer, halved when every one of them went berserk. While the game waits for a seat that
+    did not go berserk as well (throw-ins), nobody is hurried for another's berserk."""
+    if not turn_seconds:
+        return None
+    if awaited and all(seat.berserk for seat in awaited):
+        return turn_seconds * BERSERK_SHARE
+    return float(turn_seconds)

@@ -33,11 +33,11 @@ from games import bots, engine, limits
 from games.errors import TableRefused
 from games.models import QueueEntry, Table
 
-from .tables import do_create_table, is_guest
+from .tables import DEFAULT_PUBLIC_TURN_SECONDS, do_create_table, is_guest
 
 STALE_SECONDS = 20  # the waiting page asks every 2 s; silent this long: the person has gone
 BOTS_AFTER_SECONDS = 20  # after this wait the page offers to fill the table with bots
-TURN_SECONDS = 30  # a table of strangers always has a turn timer (T7)
+TURN_SECONDS = DEFAULT_PUBLIC_TURN_SECONDS  # a table of strangers always has a turn timer (T7)
 POLL_SECONDS = 2
 DEFAULT_BOT_LEVEL = "heuristic"
 VARIANTS = engine.VARIANTS

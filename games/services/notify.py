@@ -87,6 +87,16 @@ def chat_posted(table_id: int, message: dict) -> None:
     send_to_group(table_group(table_id), {"type": "table.chat", "message": message})
 
 
+def emote_sent(table_id: int, message: dict) -> None:
+    """An emote from a seat ({"seat", "emote", "muted": the user ids that drop it})."""
+    send_to_group(table_group(table_id), {"type": "table.emote", **message})
+
+
+def emote_mutes_changed(table_id: int, user_id: int, mutes: dict) -> None:
+    """A player's emote mutes (`selectors.emote_mutes`): his sockets at the table follow them."""
+    send_to_group(table_group(table_id), {"type": "table.emote_mutes", "user_id": user_id, "mutes": mutes})
+
+
 def nudge_game(game_id: int, variant: str, delay: float) -> None:
     """Ask a worker on the variant's queue to advance the game after `delay` seconds.
 

@@ -91,6 +91,33 @@ def do_resign(*, game_id: int, user) -> None:
         _save(game, position_of(game), seats, timezone.now(), [], cache=False)
 
 
+def do_go_berserk(*, game_id: int, user) -> None:
+    """Arena berserk: before his first move of the game a player halves his own turn timer
+    for the rest of it (clock.turn_timer), for an extra point if he wins (the event scores
+    it). A turn of his already running is cut to the half timer, never lengthened. A repeat
+    changes nothing."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = _seats(game)
+        seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
+        if seat is None:
+            raise MoveRefused(_("You are not playing in this game."))
+        if seat.berserk:
+            return
+        if Move.objects.filter(game=game, seat=seat.number).exists():
+            raise MoveRefused(_("Berserk is possible only before your first move of the game."))
+        seat.berserk = True
+        seat.save(update_fields=["berserk"])
+        now = timezone.now()
+        position = position_of(game)
+        running, bot_due = game.deadline, game.bot_due_at
+        _schedule(game, position, seats, now)
+        if running is not None and game.deadline is not None:
+            game.deadline = min(running, game.deadline)
+        game.bot_due_at = bot_due  # a bot's pause is not the berserk's business
+        _save(game, position, seats, now, [], cache=False, schedule=False)
+
+
 def return_counts_normally(rated: bool) -> bool:
     """Whether a seat taken back from the autopilot ("I'm back") has its result counted as played.
 
@@ -506,8 +533,9 @@ def _schedule(game: Game, position: engine.Game, seats: dict, now) -> None:
     if position.is_over or game.is_over:
         return
     to_move = position.to_move()
-    if game.turn_seconds and any(not seats[s].is_bot_controlled for s in to_move):
-        game.deadline = now + timedelta(seconds=game.turn_seconds)
+    awaited = [seats[s] for s in to_move if not seats[s].is_bot_controlled]
+    if game.turn_seconds and awaited:
+        game.deadline = now + timedelta(seconds=clock.turn_timer(game.turn_seconds, awaited))
     if any(seats[s].is_bot_controlled for s in to_move):
         low, high = getattr(settings, "BOT_PAUSE_SECONDS", BOT_PAUSE_SECONDS)
         game.bot_due_at = now + timedelta(seconds=random.uniform(low, high))
@@ -535,7 +563,8 @@ def _expire_turns(game: Game, position: engine.Game, seats: dict, now, events: l
             seat.abandoned = True
         # Saved before the move, so a game it ends already counts the seat as abandoned.
         seat.save(update_fields=["timeouts_in_row", "autopilot", "abandoned"])
-        events += _apply_move(game, position, seats, seat, action, Move.Source.TIMEOUT, now)
+        moved = _apply_move(game, position, seats, seat, action, Move.Source.TIMEOUT, now)
+        events += [positions.timeout_event(number, action), *moved]
         made += 1
     return made
 

@@ -7,13 +7,23 @@ from one who came and is thinking (tournaments' no-show forfeits read it).
 `TableSeat.offline_since` is set when a seat's player closes a socket and cleared
 when he opens one again: while it is set, a turn that runs out gives him his one
 extra wait of the game (games.services.clock.grant_grace) before it counts.
+Every change of it is told to the table (the seat panels show online / offline /
+left to everyone there; games.services.claim lets the others claim the game over
+a player gone for long enough).
 """
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from games.models import TableSeat
+
+from . import notify
+
+
+def _tell_the_table(table_id: int) -> None:
+    transaction.on_commit(lambda: notify.table_changed(table_id, lobby=False))
 
 
 def do_mark_seen(*, table_id: int, user_id: int | None, now=None) -> bool:
@@ -31,11 +41,12 @@ def do_mark_online(*, table_id: int, user_id: int | None) -> bool:
     """The seat's player has a socket open at his table again. Returns whether he was offline."""
     if user_id is None:
         return False
-    return bool(
-        TableSeat.objects.filter(table_id=table_id, user_id=user_id, offline_since__isnull=False).update(
-            offline_since=None
-        )
+    changed = TableSeat.objects.filter(table_id=table_id, user_id=user_id, offline_since__isnull=False).update(
+        offline_since=None
     )
+    if changed:
+        _tell_the_table(table_id)
+    return bool(changed)
 
 
 def do_mark_offline(*, table_id: int, user_id: int | None, now=None) -> bool:
@@ -47,4 +58,6 @@ def do_mark_offline(*, table_id: int, user_id: int | None, now=None) -> bool:
     changed = TableSeat.objects.filter(table_id=table_id, user_id=user_id, offline_since__isnull=True).update(
         offline_since=now or timezone.now()
     )
+    if changed:
+        _tell_the_table(table_id)
     return bool(changed)

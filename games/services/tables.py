@@ -17,6 +17,16 @@ from . import notify
 from .play import schedule_new_game
 
 TURN_TIMER_CHOICES = (None, 15, 30, 60)  # T7
+# A public table always has a turn timer: a stranger who walks away would otherwise freeze
+# the game for everyone (issue 17). Among friends at a private table, "no timer" stays a choice.
+DEFAULT_PUBLIC_TURN_SECONDS = 30
+
+
+def table_turn_seconds(turn_seconds: int | None, *, is_private: bool) -> int | None:
+    """The turn timer a table a person opens gets when he asks for `turn_seconds`."""
+    if turn_seconds is None and not is_private:
+        return DEFAULT_PUBLIC_TURN_SECONDS
+    return turn_seconds
 
 
 def is_guest(user) -> bool:
@@ -46,6 +56,9 @@ def do_create_table(
     nobody joins, leaves, or seats a bot there, at any moment."""
     if turn_seconds not in TURN_TIMER_CHOICES:
         raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
+    if host is not None and seat_users is None and not managed_by_event:
+        # A person opens it for whoever comes (code that seats its own players sets its own timer).
+        turn_seconds = table_turn_seconds(turn_seconds, is_private=is_private)
     if bot_level and not _known_level(bot_level):
         raise TableRefused(_("There is no bot level “%(level)s”."), level=bot_level)
     for level in (bot_seats or {}).values():

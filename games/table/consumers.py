@@ -12,6 +12,8 @@ Client → server frames (JSON objects):
         seat, table and game are optional; when present they must be this
         socket's seat, table and current game.
     {"chat": "hello"}
+    {"emote": "thanks"}                         (a key of games.services.emotes.EMOTES)
+    {"mute_emotes": "table" | "everywhere", "muted": "1" | "0"}
 Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
 `games.table.rendering`): the whole `#table-state` + `#table-log` on connect and
 re-sync; after a change only the regions of the state that changed for this
@@ -37,15 +39,15 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import pgettext
 
 from games import permissions, signals
 from games.errors import Refusal
 from games.positions import recent_events
 from games.scope import language_of
-from games.selectors import recent_chat, table_snapshot
-from games.services import chat, notify, presence
+from games.selectors import emote_mutes, recent_chat, table_snapshot
+from games.services import chat, emotes, notify, presence
 from games.services.play import do_player_move
 
 from . import presenters, rendering
@@ -56,8 +58,9 @@ MAX_FRAME = 4096
 MAX_ACTION = 64
 EVENT_MEMORY = 60
 RESYNC_SECONDS = 20  # default of settings.TABLE_RESYNC_SECONDS (0: no periodic re-sync)
-GROUP_MESSAGES = frozenset({"table.changed", "table.chat"})  # handlers that read no database
+GROUP_MESSAGES = frozenset({"table.changed", "table.chat", "table.emote", "table.emote_mutes"})  # (read no database)
 ANSWER_WAIT = 1.0  # seconds an accepted action's answer waits for the state frame it rides on
+CLAIM_RENDER_SLACK = 0.25  # seconds after a claim opens that the socket re-renders (the server's clock decides)
 
 
 def _frame_data(text_data):
@@ -103,6 +106,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.snapshot = None
         self.answer_for = None  # (game id, move count) whose state frame carries an accepted action's answer
         self.answer_timer = None
+        self.claim_timer = None  # re-renders when a claim over a player gone offline opens
         self.log_memo = {}  # this socket's formatted log lines (presenters.log.log_lines)
         self.view = rendering.LiveView(self.language, self.csrf_token)  # what this socket has sent
         # Join first, then read: a change committed meanwhile arrives as a message.
@@ -112,7 +116,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close()  # before accept: the handshake is refused
             return
-        snapshot, events, replayed = loaded
+        snapshot, events, replayed, self.emote_mutes = loaded
         self._remember(snapshot)
         self.events = deque(events, maxlen=EVENT_MEMORY)
         self.replayed = (self.game_id, replayed)
@@ -139,10 +143,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         events, replayed = recent_events(
             game["id"] if game else None, EVENT_MEMORY, upto=game["move_count"] if game else None
         )
-        return snapshot, events, replayed
+        return snapshot, events, replayed, emote_mutes(self.table_id, self.user_id)
 
     async def disconnect(self, code):
-        for pending in (getattr(self, "resync_task", None), getattr(self, "answer_timer", None)):
+        timers = ("resync_task", "answer_timer", "claim_timer")
+        for pending in (getattr(self, name, None) for name in timers):
             if pending is not None:
                 pending.cancel()
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
@@ -175,6 +180,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._remember(snapshot)
             self.events = deque(events, maxlen=EVENT_MEMORY)
             self.replayed = (self.game_id, replayed)
+            if self.seat is not None and str(self.user_id) in (snapshot.get("offline") or {}):
+                await self._still_here()
             await self._send_state(self._answer_due(self.game_id, self.move_count))
         chat_lines = await database_sync_to_async(recent_chat)(self.table_id)
         if chat_lines and chat_lines[-1]["id"] > self.last_chat_id:
@@ -192,13 +199,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         moves = game["move_count"] if game else 0
         if game_id == self.game_id and moves < self.move_count:
             return  # older than what this socket already shows
+        if "offline" not in snapshot and "offline" in self.snapshot:
+            # (a move's snapshot does not read who is offline: a move changes nobody's presence)
+            snapshot = {**snapshot, "offline": self.snapshot["offline"]}
         if game_id != self.game_id:
             self.events = deque([{"type": "deal", "visible_to": None}], maxlen=EVENT_MEMORY)
         elif not (self.replayed[0] == game_id and moves <= self.replayed[1]):
             # (the log read at connect already holds the events of the moves it replayed)
             self.events.extend(message.get("events") or [])
         self._remember(snapshot)
+        if self.seat is not None and str(self.user_id) in (snapshot.get("offline") or {}):
+            # He closed another tab of this table, and this one is still open: he is here.
+            asyncio.ensure_future(self._still_here())
         await self._send_state(self._answer_due(game_id, moves), key=message.get("key"))
+
+    async def _still_here(self):
+        try:
+            await database_sync_to_async(presence.do_mark_online)(table_id=self.table_id, user_id=self.user_id)
+        except Exception:  # the next message or re-sync tries again
+            log.exception("table %s: could not mark seat online", self.table_id)
 
     async def table_chat(self, message):
         line_id = message["message"].get("id") or 0
@@ -206,6 +225,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # a re-sync already brought it with the whole chat
         self.last_chat_id = max(self.last_chat_id, line_id)
         await self.send(text_data=rendering.chat_fragment(message["message"], self.language))
+
+    async def table_emote(self, message):
+        # A muted player's socket never sends him one (muted at send time, or since).
+        if self.user_id is not None and (self.user_id in message.get("muted", ()) or self._emotes_muted()):
+            return
+        with translation.override(self.language):
+            text = emotes.emote_text(message["emote"])
+            await self.send(text_data=rendering.emote_bubble_fragment(message["seat"], text))
+
+    async def table_emote_mutes(self, message):
+        if message.get("user_id") == self.user_id and self.user_id is not None:
+            self.emote_mutes = message["mutes"]
+            await self.send(text_data=self._emote_bar())
 
     # ------------------------------------------------------------ frames from the browser
 
@@ -226,6 +258,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self._error(pgettext("table", "That message is for another table."))
         if "chat" in data:
             return await self._chat(data["chat"])
+        if "emote" in data:
+            return await self._emote(data["emote"])
+        if "mute_emotes" in data:
+            return await self._mute_emotes(data["mute_emotes"], data.get("muted"))
         if "action" in data:
             return await self._action(data)
         return await self._error(pgettext("table", "Malformed message: it has no action."))
@@ -269,6 +305,34 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self._error(str(refusal))
         await self._error("")
 
+    async def _emote(self, emote):
+        try:
+            await database_sync_to_async(emotes.do_send_emote)(table_id=self.table_id, user=self.user, emote=emote)
+        except Refusal as refusal:
+            return await self._error(str(refusal))
+        await self._error("")
+
+    async def _mute_emotes(self, scope, muted):
+        if not isinstance(muted, bool):
+            muted = {"1": True, "0": False}.get(muted) if isinstance(muted, str) else None
+        try:
+            self.emote_mutes = await database_sync_to_async(emotes.do_mute_emotes)(
+                table_id=self.table_id, user=self.user, scope=scope, muted=muted
+            )
+        except Refusal as refusal:
+            return await self._error(str(refusal))
+        await self.send(text_data=self._emote_bar())
+        await self._error("")
+
+    def _emotes_muted(self) -> bool:
+        mutes = getattr(self, "emote_mutes", None) or {}
+        return bool(mutes.get("table") or mutes.get("everywhere"))
+
+    def _emote_bar(self) -> str:
+        with translation.override(self.language):
+            choices = emotes.emote_choices()
+        return rendering.emote_bar_fragment(self.table_id, choices, self.emote_mutes, self.language)
+
     # ------------------------------------------------------------ helpers
 
     def _remember(self, snapshot):
@@ -295,6 +359,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             html = self.view.full(context) if shared is None else self.view.update(context, shared)
         await self.send(text_data=html + extra)
+        self._render_when_claim_opens(context.get("claim_opens_at"))
+
+    def _render_when_claim_opens(self, opens_at):
+        """An opponent gone offline may be claimed against from `opens_at` on
+        (games.services.claim): nothing else changes then, so this socket re-renders
+        itself at that moment for the «Забрать победу» button to appear."""
+        if self.claim_timer is not None:
+            self.claim_timer.cancel()
+            self.claim_timer = None
+        if opens_at is None:
+            return
+        wait = (opens_at - timezone.now()).total_seconds()
+        if wait > 0:
+            self.claim_timer = asyncio.get_running_loop().call_later(
+                wait + CLAIM_RENDER_SLACK, lambda: asyncio.ensure_future(self._send_state())
+            )
 
     # An accepted action is answered by an empty `#table-error` (it clears the last
     # refusal). It rides on the frame that shows the move, which follows at once as

@@ -20,6 +20,8 @@ Other apps' additions (ratings next to names, chances) come through
 - `#table-error`   the last refusal (empty after an accepted frame)
 - `#chat-messages` new chat lines are appended to it (`hx-swap-oob="beforeend"`);
                    on (re)connect the whole recent chat replaces it
+- `#t-emotes`      an emote is appended to it (talk.html#bubble), never to a muted player;
+                   `#t-talk`, the emote bar, is sent again after its player's mute changed
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
@@ -42,6 +45,7 @@ LOG_TEMPLATE = "games/table/partials/log.html"
 ERROR_TEMPLATE = "games/table/partials/error.html"
 CHAT_APPEND_TEMPLATE = "games/table/partials/chat_append.html"
 CHAT_HISTORY_TEMPLATE = "games/table/partials/chat_history.html"
+TALK_TEMPLATE = "games/table/partials/talk.html"
 
 # state.html's partials that are swapped by id, in the page's order; all but
 # "head" and "seating" exist only while a game is on the table.
@@ -54,6 +58,7 @@ REGIONS = (
     "deck",
     "pairs",
     "discard",
+    "said",
     "status",
     "bottom",
     "fair",
@@ -80,6 +85,7 @@ REGION_INPUTS = {
     "deck": lambda c: (c["stock_size"], c["stock_backs"], c["trump_card_in_stock"], c["trump_card"], c["trump"]),
     "pairs": lambda c: (c["pairs"], c["attack_limit"], c["game"]["over"]),
     "discard": lambda c: c["discard_size"],
+    "said": lambda c: (c["said"], c["game"]["id"]),
     "status": lambda c: (
         c["status_text"],
         c["seconds_left"],
@@ -90,6 +96,7 @@ REGION_INPUTS = {
         c["can_finish_now"],
         c["game_notes"],
         c["urls"],
+        c["timeout_note"],
     ),
     "bottom": lambda c: (
         c["me"],
@@ -103,7 +110,7 @@ REGION_INPUTS = {
     ),
     "fair": lambda c: (c["game"]["seed"], c["game"]["seed_hash"]),
     "result": lambda c: (c["result"], c["record_urls"]),
-    "resign": lambda c: (c["seating"]["can_resign"], c["urls"], c["resign_counts"]),
+    "resign": lambda c: (c["seating"]["can_resign"], c["urls"], c["resign_counts"], c["claim_ready"]),
     "seating": lambda c: (
         c["seating"],
         bool(c["game"]),
@@ -177,8 +184,17 @@ def render_regions(context: dict, names, csrf_token: str = "") -> dict[str, str]
     """Regions of state.html alone, each with `hx-swap-oob` (`context`: `decorated`),
     through one template context."""
     parts = state_partials()
-    ctx = Context({**context, "swap": True, "csrf_token": csrf_token}, autoescape=True)
+    ctx = fragment_context({**context, "swap": True, "csrf_token": csrf_token})
     return {name: parts[name].render(ctx) for name in names}
+
+
+def fragment_context(values: dict) -> Context:
+    """The template context of a fragment: plain (no request, no context processors), and
+    without number localisation while thousands are not grouped (`USE_THOUSAND_SEPARATOR`
+    off, as in the settings): the table's fragments print whole numbers and text only, a
+    whole number then prints as `str()` either way, and the formats machinery was about a
+    fifth of a region's render (docs/benchmarks.md, "Where the time of an action goes")."""
+    return Context(values, autoescape=True, use_l10n=None if settings.USE_THOUSAND_SEPARATOR else False)
 
 
 def render_panels(panels) -> dict[int, str]:
@@ -216,7 +232,7 @@ def fragment(name: str, value: dict, parts: dict | None = None, language: str | 
         if found is not None and found[0] is parts:
             _fragments.move_to_end(key)
             return found[1]
-    html = parts[name].render(Context({FRAGMENTS[name]: value}, autoescape=True))
+    html = parts[name].render(fragment_context({FRAGMENTS[name]: value}))
     if key is not None:
         with _shared_lock:
             _fragments[key] = (parts, html)
@@ -283,6 +299,18 @@ def chat_history_fragment(messages: list[dict], language: str) -> str:
     """The table's recent chat, replacing the list: what a (re)connecting socket missed."""
     with translation.override(language):
         return render_to_string(CHAT_HISTORY_TEMPLATE, {"chat_messages": messages})
+
+
+def emote_bubble_fragment(seat: int, text: str) -> str:
+    """An emote appended to `#t-emotes`, shown at `seat` (`text`: already in the viewer's language)."""
+    return render_to_string(f"{TALK_TEMPLATE}#bubble", {"seat": seat, "text": text})
+
+
+def emote_bar_fragment(table_id: int, emotes: list, mutes: dict, language: str) -> str:
+    """The emote bar (`#t-talk`) with the player's mutes (`selectors.emote_mutes`), open."""
+    context = {"table": {"id": table_id}, "emotes": emotes, "emote_mutes": mutes, "signed_in": True}
+    with translation.override(language):
+        return render_to_string(f"{TALK_TEMPLATE}#bar", {**context, "swap": True, "keep_open": True})
 
 
 # ---------------------------------------------------------------- shared regions

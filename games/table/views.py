@@ -4,7 +4,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
-from games import permissions, positions, selectors, signals
+from games import extensions, permissions, positions, selectors, signals
+from games.services import emotes
 
 from . import presenters, rendering
 
@@ -21,7 +22,9 @@ def table(request, table_id: int):
     context = rendering.decorated(presenters.table_context(snapshot, seat, events, viewer_id=user_id))
     context["chat_messages"] = selectors.recent_chat(table_id)
     context["page_notes"], context["page_title"] = _page_notes(table_id, request)
+    context["seat_actions"] = extensions.seat_actions(request, context["table"], game, seat)
     context["can_chat"] = user_id is not None
+    context["emotes"], context["emote_mutes"] = emotes.emote_choices(), selectors.emote_mutes(table_id, user_id)
     token = selectors.invite_token_for(table_id, request.user)
     if token:
         context["invite_url"] = request.build_absolute_uri(reverse("games:table-invite", kwargs={"token": token}))

@@ -251,7 +251,7 @@
   document.addEventListener("htmx:wsAfterMessage", function () { if (!online) { setOnline(false); } });
 
   /* ---------------------------------------------------------------- turn alerts
-   * Your move: the tab title and the favicon say so; an optional sound (the
+   * Your move: the tab title and the favicon say so; a sound, on unless muted (the
    * choice is remembered) and a short vibration on phones.
    */
   var baseTitle = document.title;
@@ -263,7 +263,7 @@
   var audio = null;
 
   function soundOn() {
-    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
+    try { return window.localStorage.getItem(SOUND_KEY) !== "off"; } catch (e) { return true; }  // on unless muted
   }
 
   function showSoundButton() {

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PRODUCT_APPS = ("games", "ratings", "tournaments", "reviews", "durak_site")
 TOOL_COMMANDS = (
     "arena",
+    "bench_arena",
     "bench_engine",
     "bench_memory",
     "bench_pairing",

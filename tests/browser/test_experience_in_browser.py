@@ -313,3 +313,57 @@ def test_replay_autoplay_reaches_the_end(browser, server):
         assert page.js_errors == []
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------ issue 17: the table talks
+
+
+from tests.browser.test_table_in_browser import make_a_move  # noqa: E402
+
+TOAST_NEAR_HAND_JS = """() => {
+  const toast = document.querySelector("#table-error.shown"), hand = document.querySelector("#table-state .t-hand");
+  if (!toast || !hand) return null;
+  const t = toast.getBoundingClientRect(), h = hand.getBoundingClientRect();
+  return {gap: h.top - t.bottom, inView: t.top >= 0 && t.bottom <= innerHeight};
+}"""
+
+
+def test_issue17_refusals_are_a_toast_by_the_hand_and_emotes_a_bubble_at_the_seat(browser, server):
+    context, page = new_page(browser, server.url)
+    try:
+        quick_game(page)
+        page.wait_for_selector("#table-live:not(.offline)")  # (a click before the socket is open is dropped)
+        # A card that cannot be played now says why when tapped (played on until there is one).
+        for _move in range(40):
+            page.wait_for_selector("#table-state.my-turn, #table-state.over")
+            unplayable = page.locator('#table-state.my-turn .t-hand .t-card[aria-disabled="true"]')
+            if unplayable.count():
+                break
+            make_a_move(page)
+        why = unplayable.first.get_attribute("data-why")
+        assert why and unplayable.first.get_attribute("title").endswith(why)
+        unplayable.first.click(force=True)  # (Playwright waits for aria-disabled to go; a finger does not)
+        assert page.locator("#t-hint").inner_text() == why and page.locator("#t-hint").is_visible()
+        assert page.locator(".t-sound").inner_text() == "Звук: вкл."  # on by default
+        page.locator(".t-sound").click()  # one tap mutes it, and it is remembered
+        page.reload()
+        page.wait_for_selector("#table-state[data-game]:not([data-game=''])")
+        page.wait_for_selector("#table-live:not(.offline)")  # (the refused move below must reach the server)
+        assert page.locator(".t-sound").inner_text() == "Звук: выкл."
+        page.evaluate(  # a move the server refuses
+            """() => { const f = document.getElementById('move-form');
+                 f.elements.action.value = 'attack 2S'; f.requestSubmit(); }"""
+        )
+        page.wait_for_selector("#table-error.shown")
+        box = page.evaluate(TOAST_NEAR_HAND_JS)
+        assert box["inView"] and 0 <= box["gap"] <= 40, box
+        page.locator(".t-talk > summary").click()
+        page.locator(".t-emote-button", has_text="Спасибо").click()
+        bubble = page.wait_for_selector("#t-emotes .t-bubble.t-show")
+        assert bubble.inner_text() == "Спасибо"
+        seat = page.locator("#table-state .t-bottom .t-seat").bounding_box()
+        placed = bubble.bounding_box()
+        assert abs(placed["y"] + placed["height"] - seat["y"]) < 40, (placed, seat)
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -182,7 +182,10 @@ def test_the_table_bot_dropdown_defaults_to_the_tables_level(client):
 def test_idle_tables_are_closed_and_idle_games_without_timer_are_ended():
     alice, bob = make_user("alice"), make_user("bob")
     waiting = tables.do_create_table(rules=engine.Rules(players=2), host=alice)
-    playing = tables.do_create_table(rules=engine.Rules(players=2), host=bob, bot_seats={1: "heuristic"}, start=True)
+    # (a private table: a public one always has a turn timer, issue 17)
+    playing = tables.do_create_table(
+        rules=engine.Rules(players=2), host=bob, bot_seats={1: "heuristic"}, start=True, is_private=True
+    )
     timed = tables.do_create_table(
         rules=engine.Rules(players=2), host=make_user("carol"), bot_seats={1: "heuristic"}, start=True, turn_seconds=30
     )

@@ -158,7 +158,7 @@ def test_new_table_with_rules(host_client, players, fields, rules):
 
 @pytest.mark.parametrize("timer", ["", "15", "30", "60"])
 def test_new_table_turn_timer(host_client, timer):
-    host_client.post(reverse("games:table-new"), {**BASE_FORM, "turn_seconds": timer})
+    host_client.post(reverse("games:table-new"), {**BASE_FORM, "visibility": "private", "turn_seconds": timer})
     assert Table.objects.get().turn_seconds == (int(timer) if timer else None)
 
 

@@ -18,7 +18,7 @@ from django.apps import apps
 from games import engine
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS_BESIDE_GAMES = ("ratings", "tournaments", "reviews")
+APPS_BESIDE_GAMES = ("ratings", "tournaments", "reviews", "friends")
 GET_GAMES_MODEL = re.compile(r"""get_model\(\s*["']games["']""")
 LOOKUPS = re.compile(r"(^|__)(status|source|variant)(__in)?$")
 

@@ -29,12 +29,23 @@ def test_recalc_ratings_refuses_an_unknown_variant():
         call_command("recalc_ratings", "--variant", "chess", stdout=StringIO())
 
 
+def _last_line(line: str) -> dict[str, float]:
+    """`games_per_s=<n> library_games_per_s=<n> overhead=<ratio>`, exactly these three."""
+    pairs = [item.split("=") for item in line.split()]
+    assert [key for key, _ in pairs] == ["games_per_s", "library_games_per_s", "overhead"], line
+    return {key: float(value) for key, value in pairs}
+
+
 def test_bench_ratings_works_on_a_scratch_database_and_ends_with_the_rate(tmp_path):
     anna, boris = people("anna", "boris")
     out = StringIO()
     call_command("bench_ratings", "--games", "60", "--players", "8", stdout=out)
     lines = out.getvalue().strip().splitlines()
-    assert lines[-1].startswith("games_per_s=") and float(lines[-1].split("=")[1]) > 0
+    figures = _last_line(lines[-1])
+    assert figures["games_per_s"] > 0 and figures["library_games_per_s"] > 0
+    # overhead = how many times faster the library alone rates the same games
+    assert figures["overhead"] == pytest.approx(figures["library_games_per_s"] / figures["games_per_s"], rel=0.01)
+    assert any(line.startswith("the library alone (openskill ") and " 60 games in " in line for line in lines)
     seats = next(line for line in lines if line.startswith("generated ")).split(", ")[1].split()[0]
     assert f"history rows {seats} of {seats} seats" in lines  # every seat was read and rated
     # Never the dev or test database: ours still has only its own two players.
@@ -52,7 +63,8 @@ def test_bench_ratings_on_postgresql_uses_a_scratch_database_and_drops_it(postgr
     assert "(postgresql)" in text and "recomputed 60 games" in text
     seats = text.split("games, ", 1)[1].split()[0]
     assert f"history rows {seats} of {seats} seats" in text
-    assert text.strip().splitlines()[-1].startswith("games_per_s=")
+    figures = _last_line(text.strip().splitlines()[-1])
+    assert figures["games_per_s"] > 0 and figures["library_games_per_s"] > 0 and figures["overhead"] > 0
     name = text.split("PostgreSQL database ", 1)[1].split()[0]
     with psycopg.connect(postgres_url) as conn:
         assert conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None

@@ -13,11 +13,11 @@ ratings = st.tuples(mus, sigmas)
 
 
 def test_the_model_is_the_measured_winner_built_in_one_place():
-    # docs/ratings.md: BradleyTerryFull with beta = 25 (6 x openskill's default 25/6).
+    # docs/ratings.md ("The wider study"): BradleyTerryFull with beta = 12.5 (3 x openskill's default 25/6).
     assert model.MODEL_NAME == "BradleyTerryFull"
     built = model.get_model()
     assert type(built).__name__ == "BradleyTerryFull"
-    assert (built.mu, built.sigma, built.beta) == (25.0, 25.0 / 3.0, 25.0)
+    assert (built.mu, built.sigma, built.beta) == (25.0, 25.0 / 3.0, 12.5)
     assert model.get_model() is built  # built once
     # The study's "as the site rates it" rows get the same parameters for every model.
     assert model.get_model("PlackettLuce").beta == model.BETA
@@ -26,7 +26,7 @@ def test_the_model_is_the_measured_winner_built_in_one_place():
 def test_one_game_is_exactly_the_library_result_when_nobody_ties():
     from openskill.models import BradleyTerryFull
 
-    library = BradleyTerryFull(mu=25.0, sigma=25.0 / 3.0, beta=25.0)
+    library = BradleyTerryFull(mu=25.0, sigma=25.0 / 3.0, beta=model.BETA)
     teams = [[(27.0, 6.0)], [(22.0, 7.5), (30.0, 5.0)], [(25.0, 8.0)]]
     ranks = [2, 3, 1]
     expected = library.rate([[library.rating(mu=m, sigma=s) for m, s in t] for t in teams], ranks=ranks)
@@ -125,15 +125,15 @@ def test_the_display_is_centred_on_1500():
     # An average player (mu 25) with a regular's deviation (after ~100 games) reads 1500.
     assert model.display_rating(model.MU, model.SETTLED_SIGMA) == 1500
     assert model.display_rating(model.MU + 1, model.SETTLED_SIGMA) > 1500
-    # More doubt, lower conservative estimate: a newcomer starts a little below.
-    assert 1450 < model.display_rating(model.MU, model.SIGMA) < 1500
+    # More doubt, lower conservative estimate: a newcomer starts below (1375 with beta 12.5).
+    assert 1350 < model.display_rating(model.MU, model.SIGMA) < 1500
 
 
 def test_400_points_read_as_10_to_1_odds_as_in_elo():
     """Two settled players 400 display points apart: the stronger finishes ahead 10 times out of 11
     (up to the players' own doubt, which the Elo formula ignores)."""
     mu_gap = 400 / model.DISPLAY_ALPHA
-    assert 81 < mu_gap < 82  # about 4.9 points per mu with beta 25
+    assert 40 < mu_gap < 41  # about 9.8 points per mu with beta 12.5
     exact = model.chance_ahead([(model.MU + mu_gap, 0.0001)], [(model.MU, 0.0001)])
     assert math.isclose(exact, 10 / 11, abs_tol=1e-6)
     settled = model.chance_ahead([(model.MU + mu_gap, model.SETTLED_SIGMA)], [(model.MU, model.SETTLED_SIGMA)])
@@ -143,9 +143,9 @@ def test_400_points_read_as_10_to_1_odds_as_in_elo():
 
 def test_issue19_provisional_by_uncertainty_alone_not_a_count_of_games():
     assert model.is_provisional(model.SIGMA)  # a newcomer
-    assert model.is_provisional(8.01)
-    assert not model.is_provisional(8.0)
-    assert model.PROVISIONAL_SIGMA == 8.0
+    assert model.is_provisional(7.21)
+    assert not model.is_provisional(7.2)
+    assert model.PROVISIONAL_SIGMA == 7.2
     assert not hasattr(model, "PROVISIONAL_GAMES")  # no second rule beside the sigma one
 
 
@@ -162,12 +162,12 @@ def _games_until_established(players: int) -> int:
 
 def test_issue19_the_provisional_rule_needs_more_games_where_a_game_says_less():
     """A 2-player game compares one pair, a 6-player game fifteen: the sigma rule asks for
-    33 two-player games, 16 three-player, 11 four-player and 7 six-player ones (as the
+    23 two-player games, 12 three-player, 8 four-player and 5 six-player ones (as the
     "what is this number" page says)."""
-    assert _games_until_established(2) == 33
-    assert _games_until_established(3) == 16
-    assert _games_until_established(4) == 11
-    assert _games_until_established(6) == 7
+    assert _games_until_established(2) == 23
+    assert _games_until_established(3) == 12
+    assert _games_until_established(4) == 8
+    assert _games_until_established(6) == 5
 
 
 def test_issue19_chances_of_being_the_durak():

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def season():
     """34 rated 1v1 games: anna wins them all (settled: a number; a 1v1 game says
-    little, so it takes about 33 to bring sigma to 8), boris and vera play 17 each
+    little, so it takes 23-34 to bring sigma to 7.2), boris and vera play 17 each
     (still too uncertain: the number with "?"); one partners game for the pair ladder."""
     anna, boris, vera, gleb = people("anna", "boris", "vera", "gleb")
     now = timezone.now()

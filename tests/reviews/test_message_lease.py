@@ -59,8 +59,18 @@ def test_messages_queued_behind_others_are_never_sent_again(
     assert [args for _, args, _ in sent_tasks] == [[r.pk, 1] for r in reviews[1:]]
 
 
+@pytest.fixture
+def long_running_process(monkeypatch, settings):
+    """The worker process started long ago: messages are lost only by the queue's order,
+    not by having been sent before the process's in-memory broker existed. (This test
+    once passed only when its worker process was younger than five minutes.) A part's
+    budget of a minute: these games are judged in one part, and the lease is 2.5 minutes."""
+    monkeypatch.setattr(services, "PROCESS_STARTED", timezone.now() - timedelta(hours=2))
+    settings.REVIEW_CHUNK_SECONDS = 60
+
+
 def test_a_message_skipped_by_the_queue_is_lost_and_sent_again_once(
-    games, players, sent_tasks, django_capture_on_commit_callbacks
+    games, players, sent_tasks, django_capture_on_commit_callbacks, long_running_process
 ):
     reviews = request_all(games[:2], players[0], django_capture_on_commit_callbacks)
     # The first review's message was sent long before the second's, which a worker took:
@@ -152,3 +162,20 @@ def test_a_repeated_part_after_a_new_message_does_the_work_once(
         assert current_app.tasks[second[0]].apply(args=second[1]).get() > 0
     review.refresh_from_db()
     assert review.status == "done" and ReviewedDecision.objects.filter(review=review).count() == review.decisions
+
+
+def test_a_part_that_sends_the_rest_still_proves_the_queue_reached_its_message(
+    games, players, sent_tasks, django_capture_on_commit_callbacks, long_running_process, settings
+):
+    # A full run saw this: the taken review's part ran out of its budget and sent the rest,
+    # which moved its `nudged_at` past `taken_at`, and the lost message was never sent again.
+    settings.REVIEW_CHUNK_SECONDS = 0.0001
+    reviews = request_all(games[:2], players[0], django_capture_on_commit_callbacks)
+    Review.objects.filter(pk=reviews[0].pk).update(nudged_at=timezone.now() - timedelta(minutes=5))
+    sent_tasks.pop(0)
+    take(sent_tasks, reviews[1], django_capture_on_commit_callbacks)
+    second = Review.objects.get(pk=reviews[1].pk)
+    assert second.status == Review.Status.RUNNING and second.nudged_at > second.taken_at  # the rest was sent
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.do_sweep_reviews() == 1
+    assert ("reviews.tasks.run_review", [reviews[0].pk, 2], "batch") in sent_tasks

@@ -7,9 +7,11 @@ event runs exactly as it would with people at the tables, only faster.
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from games import bots, positions
@@ -43,16 +45,46 @@ def make_event(**kw) -> Tournament:
     return Tournament.objects.create(**fields)
 
 
-def play_game(game: Game) -> Game:
-    """Every awaited seat moves, through the play service, as a heuristic bot would."""
-    game = Game.objects.get(pk=game.pk)
-    users = {s.number: s.user for s in game.seats.select_related("user")}
-    while not game.is_over:
+# How long `play_game` waits for a worker to move the bot-controlled seats a game awaits
+# (autopilot after timeouts, a house bot: a bot's pause, on a loaded machine).
+BOTS_MOVE_WITHIN = 30
+
+
+def player_move(game_id: int) -> bool:
+    """One move of the first awaited seat a person holds, chosen as a heuristic bot would,
+    through the play service. The position is read and the move made in one transaction
+    with the game row locked (the lock the play service takes), so a worker's move (an
+    expired turn timer, an autopilot or bot move, a forfeit) comes before the read or
+    after the move, never between: the move always answers the position it was chosen in.
+    Returns whether a move was made (not when the game is over or awaits only
+    bot-controlled seats)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.is_over:
+            return False
+        seats = {s.number: s for s in game.seats.select_related("user")}
         position = positions.position_of(game)
-        seat = position.to_move()[0]
+        awaited = [n for n in position.to_move() if not seats[n].is_bot_controlled]
+        if not awaited:
+            return False
+        seat = awaited[0]
         action = bots.get_bot("heuristic", seed=game.move_count).choose(position.view(seat))
-        play.do_player_move(game_id=game.pk, user=users[seat], action=action, expected_seat=seat)
-        game = Game.objects.get(pk=game.pk)
+        play.do_player_move(game_id=game.pk, user=seats[seat].user, action=action, expected_seat=seat)
+        return True
+
+
+def play_game(game: Game) -> Game:
+    """Every awaited seat of a person moves (`player_move`) until the game is over; seats
+    on autopilot or of a house bot are a worker's to move (BOTS_MOVE_WITHIN)."""
+    bots_awaited_since = None
+    while not (game := Game.objects.get(pk=game.pk)).is_over:
+        if player_move(game.pk):
+            bots_awaited_since = None
+            continue
+        bots_awaited_since = bots_awaited_since or time.monotonic()
+        waited = time.monotonic() - bots_awaited_since
+        assert waited < BOTS_MOVE_WITHIN, f"game {game.pk}: nobody moved its bot-controlled seats in {waited:.0f} s"
+        time.sleep(0.05)
     return game
 
 

@@ -144,6 +144,7 @@ def test_the_tie_break_registry_names_each_metric_and_refuses_unknown_names():
         "sonneborn_berger",
         "head_to_head",
         "duraks",
+        "wins",
         "games",
         "seed",
     }
@@ -288,7 +289,7 @@ def test_the_event_orders_its_own_tie_breaks_and_bad_names_are_refused(client):
         field.run_validators(["luck"])
     assert refused.value.messages == [
         "Выберите дополнительные показатели из списка: buchholz, median_buchholz, sonneborn_berger, duraks, "
-        "games, seed, head_to_head (каждый не более одного раза)."
+        "wins, games, seed, head_to_head (каждый не более одного раза)."
     ]
     field.run_validators(["seed", "duraks"])
     Tournament.objects.filter(pk=event.pk).update(tiebreaks=["games"])
@@ -310,7 +311,7 @@ def test_the_admin_form_orders_an_events_tie_breaks_by_name(admin_client):
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors["tiebreaks"] == [
         "Выберите дополнительные показатели из списка: buchholz, median_buchholz, sonneborn_berger, duraks, "
-        "games, seed, head_to_head (каждый не более одного раза)."
+        "wins, games, seed, head_to_head (каждый не более одного раза)."
     ]
     assert not Tournament.objects.filter(name="Другой").exists()
 

@@ -9,8 +9,20 @@ Pairs (2v2) are one entrant each at a ``table_size`` 2 pairing, so these functio
 - ``knockout_round`` / ``knockout_survivors``: a seeded bracket or table elimination.
 - ``table_sizes``: balanced tables; ``default_points`` / ``points_for_places``: points by place.
 - ``Seating``: what a format returns; ``FLAGS``: the codes in ``Seating.flags``.
+- ``arena_tables`` / ``arena_score``: the arena's seating pass over free players and its scoring
+  (``FreePlayer``, ``ArenaGame``, ``ArenaScore``; ``STREAK_AFTER``, ``BERSERK_BONUS``, ``MIN_WAIT_S``).
 """
 
+from .arena import (
+    BERSERK_BONUS,
+    MIN_WAIT_S,
+    STREAK_AFTER,
+    ArenaGame,
+    ArenaScore,
+    FreePlayer,
+    arena_score,
+    arena_tables,
+)
 from .knockout import bracket_order, knockout_round, knockout_survivors
 from .round_robin import round_robin_schedule
 from .scoring import default_points, points_for_places
@@ -18,8 +30,16 @@ from .seating import FLAGS, Seating, count_repeats, meetings, table_sizes
 from .swiss import swiss_round
 
 __all__ = [
+    "BERSERK_BONUS",
     "FLAGS",
+    "MIN_WAIT_S",
+    "STREAK_AFTER",
+    "ArenaGame",
+    "ArenaScore",
+    "FreePlayer",
     "Seating",
+    "arena_score",
+    "arena_tables",
     "bracket_order",
     "count_repeats",
     "default_points",

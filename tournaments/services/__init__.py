@@ -12,8 +12,9 @@ The writes are split by what they act on; each module's docstring says what it h
 drafts), `results` (recording games, corrections, eliminations), `lifecycle` (the
 event moved on by time and by the director, the sweep, failing steps) and
 `director` (who directs, what each status allows, the log, announcements), over
-`base` (the event's lock). They import each other without a cycle: base, director,
-then entries, setup, seating, results, and lifecycle on top. Callers use this
+`base` (the event's lock), and `arena` (the arena's seating passes, results, pause and
+berserk: tournaments.lifecycles dispatches to it). They import each other without a cycle:
+base, director, then entries, setup, seating, results, lifecycle, and arena on top. Callers use this
 package (`services.do_register(...)`), which re-exports each module's public names.
 """
 
@@ -23,6 +24,14 @@ from games.services import tables as game_tables  # exposed for tests that patch
 
 from .. import notify  # exposed for tests that patch the notices
 from ..errors import TournamentRefused
+from .arena import (
+    arena_round,
+    do_arena_leave,
+    do_arena_pause,
+    do_arena_return,
+    do_arena_seating_pass,
+    do_berserk,
+)
 from .base import current_round
 from .director import (
     ACTION_REFUSALS,
@@ -190,4 +199,10 @@ __all__ = [
     "ANNOUNCEMENT_LIMIT",
     "do_announce",
     "do_remove_announcement",
+    "arena_round",
+    "do_arena_seating_pass",
+    "do_arena_pause",
+    "do_arena_return",
+    "do_arena_leave",
+    "do_berserk",
 ]

@@ -93,6 +93,8 @@ GAME_ESTIMATE = timedelta(minutes=15)
 
 
 def expected_duration(event: Tournament) -> timedelta:
+    if event.is_arena and event.arena_minutes:
+        return timedelta(minutes=event.arena_minutes)
     rounds = max(1, event.rounds or 1)
     per_round = event.round_time_limit or GAME_ESTIMATE * max(1, event.games_per_round or 1)
     return per_round * rounds + (event.pause_between_rounds or timedelta(0)) * (rounds - 1)

@@ -23,7 +23,7 @@ from games import selectors as game_records
 from games.choices import GameStatus
 from games.services import tables as game_tables
 
-from .. import notify, signals, standings
+from .. import lifecycles, notify, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import results, seating, setup
@@ -62,8 +62,8 @@ def _advance_steps(tournament_id: int, now, hold) -> tuple[list[str], list[StepF
                 raise
             except Exception as exc:
                 failures.append(StepFailed(StuckStep.Step.ADVANCE, None, exc))
-        done += _record_finished_games(tournament_id, now, failures, hold)
-        done += _deal_due_games(tournament_id, now, failures, hold)
+        format_name = Tournament.objects.filter(pk=tournament_id).values_list("format", flat=True).first()
+        done += lifecycles.of_format(format_name).seat_free(tournament_id, now, failures, hold)
     finally:
         if done:
             notify.event_changed_on_commit(tournament_id)
@@ -98,7 +98,8 @@ def _advance(event: Tournament, now) -> list[str]:
         done.append("check-in closed")
     if fields:
         event.save(update_fields=sorted(set(fields)))
-    if "check-in closed" in done and not event.is_under_way:
+    hooks = lifecycles.of(event)
+    if "check-in closed" in done and not event.is_under_way and not hooks.continuous:
         first, _created = Round.objects.get_or_create(
             tournament=event, number=1, defaults={"starts_at": event.starts_at}
         )
@@ -109,8 +110,10 @@ def _advance(event: Tournament, now) -> list[str]:
         return done  # no round starts; the round being played goes on (after this transaction)
     if event.status != Tournament.Status.RUNNING:
         if event.starts_at <= now:
-            done += _start_round(event, 1, now)
+            done += hooks.start(event, now)
         return done
+    if hooks.continuous:
+        return done  # (its one round is played from the start to the end: seat_free, after this transaction)
     latest = current_round(event)
     if latest is None:
         done += _start_round(event, 1, now)
@@ -196,12 +199,16 @@ def _start_round(event: Tournament, number: int, now) -> list[str]:
     return [f"round {number} started"]
 
 
-def open_round_tables(event: Tournament, round_: Round) -> dict[int, tuple[int, int]]:
-    """Open a game table, its first game dealt, for each table of the round that has none;
-    returns {user id: (table id, round table number)} of who was seated."""
-    entrants = {e.pk: e for e in event.entrants.select_related("pair", "user")}
+def open_round_tables(event: Tournament, round_: Round, tables=None) -> dict[int, tuple[int, int]]:
+    """Open a game table, its first game dealt, for each table of the round that has none
+    (of `tables` only, when given: an arena's new ones); returns {user id: (table id, round
+    table number)} of who was seated."""
+    wanted = event.entrants.all()
+    if tables is not None:
+        wanted = wanted.filter(pk__in=[pk for rt in tables for pk in rt.entrants])
+    entrants = {e.pk: e for e in wanted.select_related("pair", "user")}
     seated_users: dict[int, tuple[int, int]] = {}
-    for rt in round_.tables.select_for_update(of=("self",)).order_by("number"):
+    for rt in tables if tables is not None else round_.tables.select_for_update(of=("self",)).order_by("number"):
         if rt.table_id is not None:
             continue
         users = seating._seat_users([entrants[pk] for pk in rt.entrants], event)
@@ -235,18 +242,24 @@ def do_record_game(*, game_id: int, now=None) -> list[str]:
     game = game_records.finished_game(game_id)
     if game is None:
         return []
-    rt = RoundTable.objects.filter(table_id=game["table_id"]).select_related("round").first()
+    rt = RoundTable.objects.filter(table_id=game["table_id"]).select_related("round__tournament").first()
     if rt is None:
         return []
     now = now or timezone.now()
     tournament_id = rt.round.tournament_id
-    done = results._record_one(tournament_id, rt.pk, game, now)
-    try:
-        done += results._deal_next(tournament_id, rt.pk, now)
-    except Exception as exc:  # the result stays; the sweep deals later, with backoff
-        note_failure(tournament_id, StepFailed(StuckStep.Step.DEAL, rt.pk, exc), now)
+    done = lifecycles.of(rt.round.tournament).record_result(tournament_id, rt.pk, game, now)
     if done:
         notify.event_changed_on_commit(tournament_id)
+    return done
+
+
+def _record_round_game(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
+    """A round event's game: its results, then the table's next game of the round."""
+    done = results._record_one(tournament_id, round_table_id, game, now)
+    try:
+        done += results._deal_next(tournament_id, round_table_id, now)
+    except Exception as exc:  # the result stays; the sweep deals later, with backoff
+        note_failure(tournament_id, StepFailed(StuckStep.Step.DEAL, round_table_id, exc), now)
     return done
 
 

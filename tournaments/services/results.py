@@ -19,7 +19,7 @@ from games.choices import GameStatus
 from games.services import corrections as game_corrections
 from games.services import tables as game_tables
 
-from .. import formats, notify, signals, standings
+from .. import formats, lifecycles, notify, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import seating, setup
@@ -64,19 +64,7 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
         return []
     game_number = rt.games_played + 1
     entrants = rt.entrants
-    table = setup.points_table(event, len(entrants))
-    if event.is_pairs:
-        places_by_team = standings.pair_places(game["seats"])
-        places = {entrants[team]: places_by_team[team] for team in range(len(entrants))}
-        points = standings.game_points(places, len(entrants), table)
-        durak = {pk: places[pk] == 2 and len(set(places.values())) == 2 for pk in entrants}
-    else:
-        places, losers = _table_places(entrants, {s["number"]: s for s in game["seats"]})
-        points = standings.game_points(places, len(entrants), table)
-        points.update(dict.fromkeys(losers, 0.0))
-        durak = {pk: pk in losers for pk in entrants}
-    # A seat without a person is a house bot's (live_seating.do_seat_house_bot): its entrant is absent.
-    house = {entrants[s["number"]] for s in game["seats"] if s["user_id"] is None and not event.is_pairs}
+    places, points, durak, house = _game_outcome(event, entrants, game)
     for pk in entrants:
         Result.objects.create(
             round=round_,
@@ -98,6 +86,26 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
     # Otherwise the next game is dealt once this result is committed (`_deal_next`), never in
     # this transaction: a deal that fails must not take the result back with it.
     return done
+
+
+def _game_outcome(event: Tournament, entrants: list[int], game: dict) -> tuple[dict, dict, dict, set]:
+    """A finished game at a table of `entrants` (in seat order; pairs: team order): each
+    entrant's place, points by the event's points table, durak flag, and the entrants whose
+    seat a house bot played (absent)."""
+    table = setup.points_table(event, len(entrants))
+    if event.is_pairs:
+        places_by_team = standings.pair_places(game["seats"])
+        places = {entrants[team]: places_by_team[team] for team in range(len(entrants))}
+        points = standings.game_points(places, len(entrants), table)
+        durak = {pk: places[pk] == 2 and len(set(places.values())) == 2 for pk in entrants}
+    else:
+        places, losers = _table_places(entrants, {s["number"]: s for s in game["seats"]})
+        points = standings.game_points(places, len(entrants), table)
+        points.update(dict.fromkeys(losers, 0.0))
+        durak = {pk: pk in losers for pk in entrants}
+    # A seat without a person is a house bot's (live_seating.do_seat_house_bot): its entrant is absent.
+    house = {entrants[s["number"]] for s in game["seats"] if s["user_id"] is None and not event.is_pairs}
+    return places, points, durak, house
 
 
 def _close_table(event: Tournament, rt: RoundTable, now) -> list[str]:
@@ -243,6 +251,8 @@ def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: s
     points = parse_points(points)
     with transaction.atomic():
         event = _locked_event(tournament_id)
+        if event.is_arena:
+            raise TournamentRefused(_("In an arena the points follow the places and streaks: correct the places."))
         result = (
             Result.objects.select_for_update(of=("self",))
             .select_related("entrant")
@@ -352,6 +362,9 @@ def do_correct_places(
                 update_fields=["place", "points", "is_durak", "original_points", "corrected_by", "corrected_at", "note"]
             )
             after[name] = {"place": given[pk], "points": points[pk], "durak": durak[pk]}
+        lifecycles.of(event).results_changed(event, entrants)  # (an arena recounts its streaks)
+        for result in Result.objects.filter(pk__in=[r.pk for r in results.values()]).select_related("entrant"):
+            after[_name(result.entrant)]["points"] = result.points
         game_id = next((r.game_id for r in results.values() if r.game_id), None)
         if game_id is not None:
             # What the ratings read: the counted places of the game's seats.
@@ -384,7 +397,7 @@ def do_correct_places(
         if event.rated and game_id is not None:
             notify.recompute_ratings_on_commit(event.variant)
     notify.event_changed_on_commit(tournament_id)
-    return [results[pk] for pk in entrants]
+    return [Result.objects.get(pk=results[pk].pk) for pk in entrants]
 
 
 def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[str]:

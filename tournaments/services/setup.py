@@ -48,6 +48,9 @@ def points_table(tournament: Tournament, seats: int | None = None) -> list[float
     return full[: seats - 1] + [full[-1]]
 
 
+ARENA_MOST_MINUTES = 24 * 60
+
+
 def validate_event(tournament: Tournament) -> None:
     """Refuse a setup that cannot run; called by the admin forms and the services."""
     if tournament.is_pairs and tournament.table_size != 4:
@@ -56,6 +59,13 @@ def validate_event(tournament: Tournament) -> None:
         raise TournamentRefused(_("A table seats 2 to 6 players."))
     if tournament.turn_seconds not in game_tables.TURN_TIMER_CHOICES:
         raise TournamentRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
+    if tournament.is_arena:
+        if not tournament.arena_minutes or not 1 <= tournament.arena_minutes <= ARENA_MOST_MINUTES:
+            raise TournamentRefused(
+                _("An arena lasts from 1 to %(most)s minutes: set its duration."), most=ARENA_MOST_MINUTES
+            )
+        if not tournament.turn_seconds:
+            raise TournamentRefused(_("An arena needs a turn timer, so that its games end in time."))
     if tournament.round_time_limit and not tournament.turn_seconds:
         raise TournamentRefused(_("A round time limit needs a turn timer, so that the games end."))
     try:
@@ -91,6 +101,8 @@ def do_copy_event(*, tournament_id: int, by=None, shift: timedelta = timedelta(d
             turn_seconds=source.turn_seconds,
             rated=source.rated,
             max_entrants=source.max_entrants,
+            arena_minutes=source.arena_minutes,
+            berserk_allowed=source.berserk_allowed,
             points_table=source.points_table,
             tiebreaks=list(source.tiebreaks or []),
             created_by=by,

@@ -9,7 +9,11 @@ directory, or a new PostgreSQL database `bench_ratings_<pid>` on the given
 server), migrates it, fills it with generated finished rated games (players of
 known, different strengths; 2-6 players, partners, shared places; both
 variants), times `ratings.services.recompute` of every variant, and removes the
-scratch database. The last line is `games_per_s=<number>`.
+scratch database. Then the library alone (openskill's own `rate`, the same model
+and parameters) rates the same games, read the same way, in the same process.
+The last line is `games_per_s=<n> library_games_per_s=<n> overhead=<ratio>`
+(the library's rate over the end-to-end rate, wall clock; the line before it
+gives the same ratio in this process's CPU time, steadier on a shared machine).
 """
 
 from __future__ import annotations
@@ -132,7 +136,67 @@ class Command(BaseCommand):
         # On a shared machine the wall clock includes waiting for a core; the CPU
         # time of this process (the database server's not included) shows how much.
         self.stdout.write(f"this process's CPU time {cpu:.2f}s: {rated / cpu:.0f} games per CPU second")
-        self.stdout.write(f"games_per_s={rated / elapsed:.0f}")
+        # The same games, in the same order, rated by the library alone (no database).
+        library = library_rate(services.VARIANTS)
+        self.stdout.write(
+            f"the library alone (openskill {library['version']} {library['model']}.rate, players and pairs, "
+            f"in memory): {library['games']} games in {library['seconds']:.2f}s, CPU {library['cpu']:.2f}s; "
+            f"CPU overhead {cpu / library['cpu']:.2f}"
+        )
+        if library["games"] != rated:
+            raise CommandError(f"the library rated {library['games']} games, the recomputation {rated}")
+        end_to_end = rated / elapsed
+        library_per_s = library["games"] / library["seconds"]
+        self.stdout.write(
+            f"games_per_s={end_to_end:.0f} library_games_per_s={library_per_s:.0f} "
+            f"overhead={library_per_s / end_to_end:.2f}"
+        )
+
+
+def library_rate(variants) -> dict:
+    """Time openskill's own `rate` on the games the recomputation just rated: the same
+    rows read the same way (before the clock starts), each game given to the library
+    as the site gives it (teams by `GameSeat.team`, ranks by counted place, ties as
+    ties, the pair rating of a partners game too), ratings kept in a dict."""
+    from importlib.metadata import version
+
+    from ratings import model as rating_model
+    from ratings import selectors
+    from ratings.ledger import game_teams, pair_key
+
+    model = rating_model.get_model()
+    prepared = []
+    for variant in variants:
+        for game in selectors.games_to_rate(variant):
+            teams = game_teams(game.seats)
+            if teams is not None:
+                prepared.append(
+                    (variant, [[s.user_id for s in members] for members, _ in teams], [rank for _, rank in teams])
+                )
+    new_rating = model.rating
+    cpu_started = time.process_time()
+    started = time.perf_counter()
+    players: dict = {}
+    pairs: dict = {}
+    for variant, teams, ranks in prepared:
+        ratings = [[players.get((variant, uid)) or new_rating() for uid in team] for team in teams]
+        rated = model.rate(ratings, ranks=ranks)
+        for team, new in zip(teams, rated, strict=True):
+            for uid, rating in zip(team, new, strict=True):
+                players[(variant, uid)] = rating
+        if all(len(team) == 2 for team in teams):
+            keys = [(variant, *pair_key(*team)) for team in teams]
+            rated = model.rate([[pairs.get(key) or new_rating()] for key in keys], ranks=ranks)
+            for key, (rating,) in zip(keys, rated, strict=True):
+                pairs[key] = rating
+    seconds = time.perf_counter() - started
+    return {
+        "games": len(prepared),
+        "seconds": seconds,
+        "cpu": time.process_time() - cpu_started,
+        "model": type(model).__name__,
+        "version": version("openskill"),
+    }
 
 
 def _create_postgres_database(url: str, name: str):

@@ -2,6 +2,14 @@
 
     python manage.py rating_study --games 20000 --players 200 --seed 1 --workers 2 --out study.json
     python manage.py rating_study --farming   (the repeated-games rule against farming)
+    python manage.py rating_study --wide --clubs 5 --players 100 --games 3000 --workers 2 --out wide.json
+    python manage.py rating_study --export site_games.jsonl   (the site's recorded games, for --site-games)
+    python manage.py rating_study --wide --site-games site_games.jsonl
+
+`--wide` is issue 19's study (docs/ratings.md, "The wider study"): several
+independent clubs per generative world, every model tuned on a club of its own,
+95 % intervals across clubs; `--engine-games N` adds the engine-played world
+(N games per club, slow), `--site-games FILE` the site's own games.
 
 The games are played once and cached (gzip JSON under /tmp), so the evaluation
 can be re-run without playing them again. The last line names the winner.
@@ -12,6 +20,7 @@ import os
 import platform
 import sys
 import time
+from dataclasses import asdict
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -38,8 +47,25 @@ class Command(BaseCommand):
             help="only the farming scenarios: what a second account that always loses gains, without and with "
             "the repeated-games rule",
         )
+        wide = parser.add_argument_group("the wider study (--wide)")
+        wide.add_argument("--wide", action="store_true", help="several clubs per world, every model, 95 %% intervals")
+        wide.add_argument("--clubs", type=int, default=5, help="evaluation clubs per world (one more tunes)")
+        wide.add_argument(
+            "--worlds", default=",".join(study.GENERATIVE_WORLDS), help="generative worlds, comma-separated"
+        )
+        wide.add_argument("--quick", action="store_true", help="smaller tuning grids")
+        wide.add_argument("--engine-games", type=int, default=0, help="add the engine-played world: games per club")
+        wide.add_argument("--engine-clubs", type=int, default=2, help="engine-played evaluation clubs (one more tunes)")
+        wide.add_argument("--site-games", default="", help="add the site's own games from an --export file")
+        parser.add_argument(
+            "--export", default="", help="write the site's recorded rated games (places in order) to this file"
+        )
 
     def handle(self, *args, games, players, seed, workers, holdout, cache, fresh, out, farming=False, **options):
+        if options.get("export"):
+            return self.export(options["export"])
+        if options.get("wide"):
+            return self.wide(games, players, seed, workers, holdout, out, options)
         if farming:
             rows = study.farming_table()
             self.stdout.write(study.format_farming(rows))
@@ -101,4 +127,104 @@ class Command(BaseCommand):
         self.stdout.write(
             f"winner={best.name!r} log_loss={best.log_loss:.4f} accuracy={best.accuracy:.4f} "
             f"games={len(records)} held_out_pairs={best.pairs}"
+        )
+
+    def export(self, path):
+        """The site's rated games, every variant in finishing order, as the ratings read them
+        (ratings.selectors.games_to_rate): one JSON line per game, sides of user ids and their ranks."""
+        from ratings import selectors
+        from ratings.ledger import game_teams
+
+        written = 0
+        with open(path, "w", encoding="utf-8") as f:
+            for variant, _ in selectors.variants():
+                for game in selectors.games_to_rate(variant):
+                    teams = game_teams(game.seats)
+                    if teams is None:
+                        continue
+                    sides = [[seat.user_id for seat in members] for members, _ in teams]
+                    kind = "2v2" if len(sides) == 2 and all(len(side) == 2 for side in sides) else str(len(sides))
+                    row = {"variant": variant, "kind": kind, "sides": sides, "ranks": [rank for _, rank in teams]}
+                    f.write(json.dumps(row) + "\n")
+                    written += 1
+        self.stdout.write(f"exported {written} rated games to {path}")
+        if written < 1000:
+            self.stdout.write(
+                f"only {written} games: too few to tell the models apart (the simulated clubs have thousands)"
+            )
+
+    def wide(self, games, players, seed, workers, holdout, out, options):
+        if games < 50 or players < 6 or options["clubs"] < 1:
+            raise CommandError("--wide needs --games >= 50, --players >= 6 and --clubs >= 1.")
+        worlds = [w for w in options["worlds"].split(",") if w]
+        unknown = [w for w in worlds if w not in study.GENERATIVE_WORLDS]
+        if unknown:
+            raise CommandError(f"unknown world(s) {', '.join(unknown)}; one of {', '.join(study.GENERATIVE_WORLDS)}")
+        extra = {}
+        if options["engine_games"]:
+            n = options["engine_games"]
+            clubs = [
+                study.engine_club(players, n, seed + k, workers, f"/tmp/rating_study_{n}_{players}_{seed + k}.json.gz")
+                for k in range(options["engine_clubs"] + 1)
+            ]
+            extra["engine"] = (clubs[0], clubs[1:])
+        if options["site_games"]:
+            try:
+                club = study.site_club(options["site_games"])
+            except (OSError, ValueError, KeyError) as exc:
+                raise CommandError(f"cannot read {options['site_games']}: {exc}") from exc
+            if len(club.games) < 10:
+                raise CommandError(f"{options['site_games']} has {len(club.games)} games: at least 10 are needed")
+            extra["site"] = (None, [club])
+        started = time.perf_counter()
+        outcome = study.wide_study(
+            worlds,
+            clubs=options["clubs"],
+            players=players,
+            games=games,
+            seed=seed,
+            quick=options["quick"],
+            extra_clubs=extra,
+            holdout=holdout,
+            workers=workers,
+            verbose=options.get("verbosity", 1) > 1,
+        )
+        seconds = time.perf_counter() - started
+        best = study.wide_winner(outcome)
+        self.stdout.write(study.format_wide(outcome))
+        self.stdout.write("\nReliability (shown % / durak % (sides)), all evaluation clubs pooled:\n")
+        keys = ("shipped", best["key"]) if best["key"] != "shipped" else ("shipped",)
+        self.stdout.write(study.format_reliability(outcome, keys))
+        if "site" in outcome["worlds"]:
+            self.stdout.write(
+                f"\nsite: {outcome['worlds']['site']['games'][0]} recorded games, parameters tuned on "
+                f"{outcome['worlds']['site']['tuned_on']}"
+            )
+        if out:
+            report = {
+                "command": " ".join(["python", "manage.py", "rating_study", *sys.argv[2:]]),
+                "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "seconds": seconds,
+                "winner": best,
+                "worlds": {
+                    world: {
+                        "tuned": data["tuned"],
+                        "rows": {
+                            key: {
+                                "name": row["name"],
+                                "spread": row["spread"],
+                                "clubs": [asdict(c) for c in row["clubs"]],
+                            }
+                            for key, row in data["rows"].items()
+                        },
+                    }
+                    for world, data in outcome["worlds"].items()
+                },
+            }
+            with open(out, "w", encoding="utf-8") as f:
+                json.dump(report, f, indent=1)
+        self.stdout.write(
+            f"winner={best['name']!r} durak_log_loss={best['durak_log_loss']:.4f} "
+            f"beats_shipped={'yes' if best['beats_shipped'] else 'no'} seconds={seconds:.0f}"
         )

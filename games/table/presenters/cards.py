@@ -7,8 +7,9 @@ from django.utils.translation import pgettext, pgettext_lazy
 from games.display import card
 
 
-def hand_cards(hand: list[str], legal: list[str], trump: str) -> list[dict]:
-    """Own hand, each card with the actions a click on it can take."""
+def hand_cards(hand: list[str], legal: list[str], trump: str, why_not: str = "") -> list[dict]:
+    """Own hand, each card with the actions a click on it can take (`why_not`: what a
+    card that cannot be played now says when tapped)."""
     by_card: dict[str, list[str]] = {}
     targets: dict[str, list[str]] = {}
     for action in legal:
@@ -31,6 +32,7 @@ def hand_cards(hand: list[str], legal: list[str], trump: str) -> list[dict]:
         elif not c["targets"] and direct:
             c["action"] = direct[0]
         c["playable"] = bool(c["action"] or c["targets"])
+        c["why"] = "" if c["playable"] else why_not
         cards.append(c)
     return cards
 

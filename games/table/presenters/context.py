@@ -10,18 +10,28 @@ from django.utils import timezone
 from django.utils.translation import pgettext, pgettext_lazy
 
 from games import bots, display, positions
+from games.services import claim
 from games.services.play import result_places, return_counts_normally
 
 from .cards import buttons, hand_cards, table_pairs
 from .log import LOG_LIMIT, log_lines
+from .talk import declarations, timeout_note, unplayable_reason
 
-SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign", "back", "finish")  # POST views of games/lobby
+SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign", "back", "finish", "claim")  # POST views of games/lobby
 
 ROLE_LABELS = {
     "attacker": pgettext_lazy("role", "Attacks"),
     "defender": pgettext_lazy("role", "Defends"),
+    "taker": pgettext_lazy("role", "Takes"),  # the defender who said «Беру», until the bout ends
     "thrower": pgettext_lazy("role", "Throws in"),
     "out": pgettext_lazy("role", "Out"),
+}
+
+# What each seat's panel says of its player's presence, to everyone at the table.
+PRESENCE_LABELS = {
+    "online": pgettext_lazy("presence", "online"),
+    "offline": pgettext_lazy("presence", "offline"),
+    "left": pgettext_lazy("presence", "left"),
 }
 
 
@@ -96,11 +106,26 @@ def _role(view: dict, s: dict) -> str:
     return ""
 
 
-def _seat_panel(view: dict, s: dict, game_seat: dict | None, viewer: int | None, trump: str) -> dict:
+def _presence(game_seat: dict | None, offline: dict) -> str:
+    """A person's seat: "left" once the autopilot plays it for the rest of the game
+    (resigned, timeouts, claimed against), else "offline" while his table socket is
+    closed (`TableSeat.offline_since`), else "online". A bot's seat or an empty one: ""."""
+    if not game_seat or not game_seat.get("user_id"):
+        return ""
+    if game_seat.get("autopilot"):
+        return "left"
+    return "offline" if game_seat["user_id"] in offline else "online"
+
+
+def _seat_panel(
+    view: dict, s: dict, game_seat: dict | None, viewer: int | None, trump: str, offline: dict | None = None
+) -> dict:
     number = s["seat"]
     role = _role(view, s)
+    label = "taker" if role == "defender" and view["taking"] else role
     rules = view["rules"]
     bot_level = game_seat.get("bot_level") if game_seat else ""
+    presence = _presence(game_seat, offline or {})
     return {
         "seat": number,
         "name": _seat_name(game_seat, number),
@@ -109,11 +134,13 @@ def _seat_panel(view: dict, s: dict, game_seat: dict | None, viewer: int | None,
         "bot_label": display.bot_label(bot_level) if bot_level else "",
         "autopilot": bool(game_seat and game_seat.get("autopilot")),
         "abandoned": bool(game_seat and game_seat.get("abandoned")),
+        "presence": presence,
+        "presence_label": str(PRESENCE_LABELS[presence]) if presence else "",
         "count": s["cards"],
         "backs": range(min(s["cards"], 8)),
         "known": [display.card(c, trump) for c in s["known"]],
         "role": role,
-        "role_label": str(ROLE_LABELS[role]) if role else "",
+        "role_label": str(ROLE_LABELS[label]) if role else "",
         "passed": s["passed"] and not view["is_over"],
         "place": s["place"],
         "to_move": s["to_move"],
@@ -141,6 +168,27 @@ def _viewers_panel(panel: dict, view: dict, viewer: int | None) -> dict:
 
 
 # ------------------------------------------------------------------ the whole context
+
+
+def _offline(snapshot: dict) -> dict:
+    """{user id: offline since} of the snapshot's seats (`selectors.snapshot_of`)."""
+    found = {}
+    for user_id, since in (snapshot.get("offline") or {}).items():
+        try:
+            found[int(user_id)] = datetime.fromisoformat(since)
+        except (TypeError, ValueError):
+            continue
+    return found
+
+
+def _claim_opens_at(view: dict, game: dict, viewer_id, offline: dict):
+    """When the viewer may claim the game over an opponent gone offline (None: not at all)."""
+    if game.get("turn_seconds") or view["is_over"] or game.get("status") != "playing":
+        return None
+    places = {s["seat"]: s["place"] for s in view["seats"]}
+    rows = [{**s, "autopilot": s.get("autopilot"), "place": places.get(s["number"])} for s in game["seats"]]
+    teams = {s["seat"]: s["team"] for s in view["seats"]} if view["rules"].get("partners") else None
+    return claim.claim_opens_at(claim.leavers(rows, offline, viewer_id, teams))
 
 
 def _iso_ms(value: str | None) -> tuple[str, float | None]:
@@ -210,10 +258,11 @@ def table_context(
     names = (spectator or {}).get("seat_names") or {
         n: _seat_name(game_seats.get(n), n) for n in range(len(view["seats"]))
     }
+    offline = _offline(snapshot)
     if spectator and spectator.get("panels"):
         panels = [_viewers_panel(p, view, viewer_seat) for p in spectator["panels"]]
     else:
-        panels = [_seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump) for s in view["seats"]]
+        panels = [_seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump, offline) for s in view["seats"]]
     n = len(panels)
     bottom = viewer_seat if viewer_seat is not None else 0
     others = [panels[(bottom + i) % n] for i in range(1, n)]
@@ -232,6 +281,7 @@ def table_context(
 
     me = panels[viewer_seat] if viewer_seat is not None else None
     my_seat = game_seats.get(viewer_seat) if viewer_seat is not None else None
+    claim_opens_at = _claim_opens_at(view, game, viewer_id, offline) if viewer_seat is not None else None
     # On autopilot (three timeouts, or a resign) the seat is the bot's: no "your move",
     # no raised cards, no buttons; only "I'm back" while the seat is still in the game.
     on_autopilot = bool(my_seat and my_seat.get("autopilot")) and not over
@@ -271,7 +321,11 @@ def table_context(
             "opponents_left": [p for p in others if p["slot"] == "left"],
             "opponents_top": [p for p in others if p["slot"] == "top"],
             "opponents_right": [p for p in others if p["slot"] == "right"],
-            "hand": hand_cards(view["hand"], legal, trump) if viewer_seat is not None else [],
+            "hand": hand_cards(
+                view["hand"], legal, trump, unplayable_reason(view, viewer_seat, my_turn, on_autopilot, over)
+            )
+            if viewer_seat is not None
+            else [],
             "pairs": table_pairs(view["table"], legal, trump),
             "attack_limit": view["attack_limit"],
             "buttons": buttons(legal, view["taking"], trump),
@@ -280,6 +334,8 @@ def table_context(
             "to_move_names": waiting_for,
             "status_text": _status(view, viewer_seat, my_turn, waiting_for, over, on_autopilot),
             "on_autopilot": on_autopilot,
+            "said": declarations(events, game["move_count"], n),
+            "timeout_note": timeout_note(events, viewer_seat),
             "can_return": on_autopilot and me is not None and me["place"] is None,
             "return_counts": return_counts_normally(bool(table.get("rated"))),
             # (offered to a player whose part is over; the service also lets a resigned one finish)
@@ -287,6 +343,9 @@ def table_context(
             "record_urls": (spectator["record_urls"] if spectator else record_urls(game["id"])) if over else None,
             "deadline": deadline,
             "seconds_left": seconds_left,
+            # (a live socket re-renders at `claim_opens_at`, when the button appears)
+            "claim_opens_at": claim_opens_at,
+            "claim_ready": claim_opens_at is not None and claim_opens_at <= now,
             "log": lines[-log_limit:],
             "result": (
                 (
@@ -315,6 +374,8 @@ def _status(view, viewer_seat, my_turn, waiting_for, over, on_autopilot=False) -
             return pgettext("table", "Your move: lead a card")
         if viewer_seat == view["defender"]:
             return pgettext("table", "Your move: beat the cards or take them")
+        if view["taking"]:  # the button says «Пас», not «Бито»
+            return pgettext("table", "Your move: throw in or say you have nothing to add")
         return pgettext("table", "Your move: throw in or say you are done")
     if waiting_for:
         return pgettext("table", "Waiting for %(names)s") % {"names": ", ".join(waiting_for)}
@@ -335,7 +396,9 @@ def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
     ]
     return {
         "places": rows,
-        "draw": bool(result.get("draw")),
+        # A draw with a leaver is none for him: he counts as last, the others finished level.
+        "draw": bool(result.get("draw")) and not abandoned,
+        "level_but_left": bool(result.get("draw")) and bool(abandoned),
         "durak": names.get(result["durak"]) if result.get("durak") is not None else None,
         "losers": [names.get(s, "?") for s in losers],
         "left": [names.get(s, "?") for s in sorted(abandoned)],

@@ -108,6 +108,8 @@ def _format_log_line(event: dict, names: dict[int, str]) -> str:
         return format_html(
             pgettext("table", "Game over: {names} lose"), names=_names_html(event.get("losers", []), names)
         )
+    if kind == "timeout":  # (games.positions.timeout_event: the next line says what was played)
+        return format_html(pgettext("table", "{name}: time ran out, the move was made for this seat"), name=who())
     if kind == "deal":
         return format_html("{}", pgettext("table", "The cards are dealt"))
     return ""

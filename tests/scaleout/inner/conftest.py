@@ -9,9 +9,10 @@ from django.db import connection
 # tests/scaleout/test_redis_restart.py starts for it, never the machine's.
 collect_ignore = [] if os.environ.get("DURAK_PRIVATE_REDIS_PORT") else ["test_redis_restart.py"]
 # Whole scenarios with processes of their own, each run alone by its outer test
-# (tests/scaleout/test_club_evening_processes.py, test_live_play_first_processes.py).
+# (tests/scaleout/test_club_evening_processes.py, test_live_play_first_processes.py,
+# test_arena_processes.py).
 if os.environ.get("DURAK_INNER_SCENARIO") != "1":
-    collect_ignore += ["test_club_evening_processes.py", "test_live_play_first_processes.py"]
+    collect_ignore += ["test_club_evening_processes.py", "test_live_play_first_processes.py", "test_arena_processes.py"]
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,9 @@ import os
 import pytest
 
 collect_ignore = [] if os.environ.get("DURAK_TOURNAMENT_INNER") else ["test_event_in_process.py"]
+# The arena's run (tests/tournaments/test_arena_embedded.py) has a switch of its own.
+if os.environ.get("DURAK_ARENA_INNER") != "1":
+    collect_ignore.append("test_arena_in_process.py")
 
 
 @pytest.fixture(scope="session")
