@@ -40,7 +40,9 @@ time over the measured window is reported, per action, since on a shared
 machine the latency alone says little.
 
 Errors: refused actions, actions with no update within `--timeout`, sockets
-closed by the server, failed HTTP calls. The last line of the report is
+closed by the server, failed HTTP calls. The report names the slowest actions
+with the wall-clock (UTC) time each was sent (all 20 in `--json`'s "slowest"),
+to set beside what the server did at that moment. The last line of the report is
 `actions_per_s=<n> p99_ms=<n> lost=<n>`.
 """
 
@@ -82,6 +84,7 @@ FULL_STATE_MARK = b'id="table-state"'
 TABLE_URL_RE = re.compile(r"/table/(\d+)/")
 CSRF_COOKIE = "csrftoken"
 SESSION_COOKIE = "sessionid"
+SLOWEST = 20  # the slowest actions kept with their wall-clock times (report, --json)
 CHILD = "DURAK_LOADTEST_CHECK"  # set in a re-run that only checks the logs of another database
 
 
@@ -344,6 +347,9 @@ class Seat:
 @dataclass
 class Tally:
     latencies_ms: list = field(default_factory=list)  # actions in the measured window
+    # [wall-clock time the action was sent, ms, table id] of the same actions: the slowest
+    # are reported with their times, to set beside the server's own log of what it did then
+    timed: list = field(default_factory=list)
     actions: int = 0
     late: int = 0
     refused: int = 0
@@ -435,7 +441,7 @@ class TableDriver:
         action = self.choose(seat.legal)
         while not seat.errors.empty():
             seat.errors.get_nowait()
-        sent = time.perf_counter()
+        sent, sent_wall = time.perf_counter(), time.time()
         await seat.connection.send(json.dumps({"action": action}))
 
         async def refusal() -> str:
@@ -462,6 +468,7 @@ class TableDriver:
         self.tally.actions += 1
         if measured:
             self.tally.latencies_ms.append(elapsed_ms)
+            self.tally.timed.append([round(sent_wall, 3), round(elapsed_ms, 1), self.table_id])
 
     def choose(self, legal: list[str]) -> str:
         """Mostly the first card a person would play; taking only now and then."""
@@ -517,6 +524,7 @@ async def _play(options, infos, tally, rng, ready, go):
         await driver.close()
     return {
         "latencies_ms": tally.latencies_ms,
+        "slowest": sorted(tally.timed, key=lambda t: -t[1])[:SLOWEST],
         "actions": tally.actions,
         "measured": len(tally.latencies_ms),
         "late": tally.late,
@@ -630,6 +638,7 @@ def merge(parts: list[dict], options: Options) -> dict:
         "measured": len(latencies),
         "actions_per_s": len(latencies) / options.duration,
         "latency_ms": latency_summary(latencies),
+        "slowest": sorted((t for p in parts for t in p.get("slowest", ())), key=lambda t: -t[1])[:SLOWEST],
         "errors": counts,
         "deals": sum(p["deals"] for p in parts),
         "client_cpu_s": sum(p["client_cpu_s"] for p in parts),
@@ -715,6 +724,15 @@ def report(result: dict, check: dict | None) -> str:
         f"client CPU {result['client_cpu_s']:.1f} s; machine load average {result['load_average'][0]:.1f} "
         f"-> {result['load_average'][1]:.1f} ({os.cpu_count()} cores)",
     ]
+    slowest = result.get("slowest") or []
+    if slowest:
+        lines.append(
+            "slowest actions (UTC time sent, ms, table): "
+            + ", ".join(
+                f"{time.strftime('%H:%M:%S', time.gmtime(wall))}.{int(wall % 1 * 1000):03d} {ms:g} t{table}"
+                for wall, ms, table in slowest[:5]
+            )
+        )
     cpu = result.get("server_cpu_s") or {}
     if cpu:
         total = sum(cpu.values())

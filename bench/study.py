@@ -269,30 +269,37 @@ class OpenSkillRater:
 
 
 def corrected_rate(model, teams, ranks):
-    """Rate through the site's own `ratings.model.rate` (its tie correction) for `model`'s class.
+    """Rate an openskill `model` through the site's own `ratings.model.rate`: its tie correction
+    (ties averaged over the ways of breaking them), the library rating each strict order.
 
-    The site builds that model with its own parameters (`ratings.model.get_model`);
-    pair this function with `site_model(name)` so predictions use the same ones.
+    Pair this function with `site_model(name)` so that the model has the site's parameters.
     """
     from ratings import model as site
 
+    def library(plain, strict):
+        rating = model.rating
+        rated = model.rate([[rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in plain], ranks=list(strict))
+        return [[(r.mu, r.sigma) for r in team] for team in rated]
+
     plain = [[(r.mu, r.sigma) for r in team] for team in teams]
-    new = site.rate(plain, ranks, model_name=type(model).__name__)
+    new = site.rate(plain, ranks, strict=library)
     return [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in new]
 
 
 def site_label(name: str) -> str:
-    """The row of a model rated as the site rates it: its parameters (`ratings.model.BETA`) and the tie correction."""
+    """The row of an openskill model rated with the site's beta (`ratings.model.BETA`) and tie correction."""
     from ratings import model as site
 
     return f"{name} as the site rates it (beta {site.BETA:g}, tie correction)"
 
 
 def site_model(name: str):
-    """The openskill model exactly as the site builds it."""
+    """The openskill model `name` with the site's mu, sigma and beta."""
+    from openskill import models
+
     from ratings import model as site
 
-    return site.get_model(name)
+    return getattr(models, name)(mu=site.MU, sigma=site.SIGMA, beta=site.BETA)
 
 
 def bga_k(games_played: int) -> float:
@@ -932,17 +939,23 @@ def durak_chances(means: Sequence[float], sds: Sequence[float]) -> list[float]:
 # ----------------------------------------------------------------- models
 #
 # Every model answers `sides(variant, sides)`: per side a mean and a variance of
-# its skill on the model's own scale, plus `noise`, the per-side performance sd
-# on that scale that matches its own pairwise curve; its chance of being the
-# durak is `durak_chances` with sd = sqrt(variance + (spread * noise)^2), the
-# spread tuned per model on the tuning club (the site's is CHANCE_SPREAD).
+# its skill on the model's own scale, plus `noise`, the performance sd on that
+# scale that matches its own pairwise curve; its chance of being the durak is
+# `durak_chances` with sd = sqrt(variance + k * (spread * noise)^2), the spread
+# tuned per model on the tuning club. k is the side's number of players for the
+# models whose team is the sum of its members (`per_player`: each partner brings
+# his own luck, as in TrueSkill's own model and in the generative worlds), 1 for
+# those whose team is its members' mean (Glicko-2, Elo). The shipped model answers
+# `chances` itself: the site's own `ratings.model.chances_durak`.
 
 LOGISTIC_TO_NORMAL = 1.702
-SPREADS = (0.7, 1.0, 1.2, 1.4, 1.7, 2.0, 2.5)
+SPREADS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.7, 2.0, 2.5)
 
 
 class WideOpenSkill:
     """An openskill model through the library (ties given as ties), beta and tau as given."""
+
+    per_player = True
 
     def __init__(self, label: str, name: str, beta: float, tau: float):
         from openskill import models
@@ -981,36 +994,69 @@ class WideOpenSkill:
         return self._r(variant, pid).mu
 
 
-class ShippedRater(WideOpenSkill):
-    """The site's model exactly as shipped: `ratings.model.rate` (its tie correction, its
-    parameters) and its chance of being the durak (`CHANCE_SPREAD`)."""
+class PreviouslyShipped(WideOpenSkill):
+    """What the site shipped before TrueSkill (issue 19's first change): BradleyTerryFull beta 12.5,
+    the library's tau, CHANCE_SPREAD 1.2 and ONE performance noise per side whatever its size.
+    (The generative worlds have no ties, so the library's own rate is the site's of then.)"""
+
+    per_player = False
+    fixed_spread = 1.2
 
     def __init__(self):
+        super().__init__(
+            "previously shipped: BradleyTerryFull beta 12.5 tau 0.0833, one noise per side",
+            "BradleyTerryFull",
+            12.5,
+            OS_TAU,
+        )
+
+
+class ShippedRater:
+    """The site's model exactly as shipped: `ratings.model.rate` (its TrueSkill, its tie
+    correction, its parameters), its pairwise chance (`chance_ahead`) and its chance of being the
+    durak (`chances_durak`, `CHANCE_SPREAD`, one noise per player).
+
+    `per_side_spread`: instead the durak chance of before issue 19's fix (one noise per side,
+    whatever its size) from the same ratings, with that spread (the study's "before" row)."""
+
+    def __init__(self, per_side_spread: float | None = None):
         from ratings import model as site
 
-        tau = site.get_model().tau
-        super().__init__(
-            f"shipped: {site.MODEL_NAME} beta {site.BETA:.3g} tau {tau:.3g} (ratings.model)",
-            site.MODEL_NAME,
-            site.BETA,
-            tau,
-        )
         self.site = site
-        self.logistic = True
-        self.noise = site.LOGISTIC_TO_NORMAL * site.BETA
-        self.fixed_spread = site.CHANCE_SPREAD
+        self.per_side_spread = per_side_spread
+        label = (
+            f"shipped: {site.MODEL_NAME} beta {site.BETA:.3g} tau {site.TAU:.3g} (ratings.model)"
+            if per_side_spread is None
+            else f"shipped ratings, chance with one noise per side (before the fix), spread {per_side_spread:g}"
+        )
+        self.name = label
+        self.noise = site.BETA
+        self.per_player = per_side_spread is None
+        self.fixed_spread = site.CHANCE_SPREAD if per_side_spread is None else per_side_spread
         self.plain: dict = {}
+        self._teams: list = []
+
+    def _teams_of(self, variant, sides):
+        start = (self.site.MU, self.site.SIGMA)
+        return [[self.plain.get((variant, p), start) for p in side] for side in sides]
 
     def sides(self, variant, sides):
-        out = []
-        for side in sides:
-            rs = [self.plain.get((variant, p), (self.site.MU, self.site.SIGMA)) for p in side]
-            out.append((sum(mu for mu, _ in rs), sum(s * s for _, s in rs)))
-        return out
+        self._teams = self._teams_of(variant, sides)
+        return [(sum(mu for mu, _ in team), sum(s * s for _, s in team), team) for team in self._teams]
+
+    def chances(self, stats, noise):
+        """The site's own chance of being the durak (`noise` is ignored: the site's spread is its own),
+        or the per-side formula of before the fix for the "before" row."""
+        if self.per_side_spread is None:
+            return self.site.chances_durak([team for _, _, team in stats])
+        sd = self.per_side_spread * self.site.BETA
+        return durak_chances([m for m, _, _ in stats], [math.sqrt(v + sd * sd) for _, v, _ in stats])
+
+    def p_pair(self, a, b):
+        return self.site.chance_ahead(a[2], b[2])
 
     def update(self, variant, sides, ranks):
-        start = (self.site.MU, self.site.SIGMA)
-        teams = [[self.plain.get((variant, p), start) for p in side] for side in sides]
+        teams = self._teams_of(variant, sides)
         for side, team in zip(sides, self.site.rate(teams, list(ranks))):
             for pid, r in zip(side, team):
                 self.plain[(variant, pid)] = r
@@ -1019,14 +1065,71 @@ class ShippedRater(WideOpenSkill):
         return self.plain.get((variant, pid), (self.site.MU, self.site.SIGMA))[0]
 
 
-class TrueSkillRater:
-    """The `trueskill` package (Herbrich et al.'s factor graph), beta and tau as given."""
+class NativeTiesRater(ShippedRater):
+    """The shipped model (its beta and tau, its chances) with ties given to the package as draws
+    instead of averaged over the ways of breaking them. A draw needs a draw margin (with the site's
+    draw probability 0 the package's draws are degenerate), so every game is rated by the package
+    with `draw_probability` (0.02, the study's TrueSkill family's). Compared by `tie_treatments`."""
 
-    def __init__(self, beta: float, tau: float):
+    def __init__(self, draw_probability: float = 0.02):
         import trueskill
 
-        self.name = f"TrueSkill beta {beta:.3g} tau {tau:.3g}"
-        self.env = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3.0, beta=beta, tau=tau, draw_probability=0.02)
+        super().__init__()
+        self.name = (
+            f"{self.site.MODEL_NAME} as shipped, ties as the package's draws (draw probability {draw_probability:g})"
+        )
+        self.env = trueskill.TrueSkill(
+            mu=self.site.MU,
+            sigma=self.site.SIGMA,
+            beta=self.site.BETA,
+            tau=self.site.TAU,
+            draw_probability=draw_probability,
+        )
+
+    def update(self, variant, sides, ranks):
+        teams = self._teams_of(variant, sides)
+        rated = self.env.rate(
+            [tuple(self.env.create_rating(m, s) for m, s in team) for team in teams], ranks=list(ranks)
+        )
+        for side, team in zip(sides, rated):
+            for pid, r in zip(side, team):
+                self.plain[(variant, pid)] = (r.mu, r.sigma)
+
+
+def tie_treatments(clubs: Sequence[Club], holdout: float = HOLDOUT) -> dict:
+    """The site's tie treatment (averaged over the ways of breaking a tie) against the package's own
+    draws, on clubs that have ties (the engine's games): every metric per club, and the paired
+    difference (native minus averaged) of the durak and pairwise log-loss across the clubs."""
+    rows: dict = {"averaged": [], "native": []}
+    for club in clubs:
+        rows["averaged"].append(score_club(club, ShippedRater(), ShippedRater().fixed_spread, holdout))
+        rows["native"].append(score_club(club, NativeTiesRater(), ShippedRater().fixed_spread, holdout))
+    ties = [sum(len(set(ranks)) < len(ranks) for _, _, _, ranks in club.games) for club in clubs]
+    diff = {
+        metric: mean_ci([getattr(n, metric) - getattr(a, metric) for a, n in zip(rows["averaged"], rows["native"])])
+        for metric in ("durak_log_loss", "pair_log_loss")
+    }
+    return {
+        "rows": rows,
+        "games_with_ties": ties,
+        "games": [len(c.games) for c in clubs],
+        "native_minus_averaged": diff,
+    }
+
+
+class TrueSkillRater:
+    """The `trueskill` package (Herbrich et al.'s factor graph), beta and tau as given, ties given
+    to it as ties (draw probability 0.02, the Durak draw rate of the engine study's games)."""
+
+    per_player = True
+
+    def __init__(self, beta: float, tau: float, draw_probability: float = 0.02):
+        import trueskill
+
+        self.name = f"TrueSkill beta {beta:.3g} tau {tau:.3g}" + (
+            "" if draw_probability == 0.02 else f" draw probability {draw_probability:g}"
+        )
+        self.env = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3.0, beta=beta, tau=tau, draw_probability=draw_probability)
         self.beta = beta
         self.noise = beta
         self.ratings: dict = {}
@@ -1042,10 +1145,10 @@ class TrueSkillRater:
         for side in sides:
             rs = [self._r(variant, p) for p in side]
             out.append((sum(r.mu for r in rs), sum(r.sigma**2 for r in rs), len(rs)))
-        return [(m, v) for m, v, _ in out]
+        return out
 
     def p_pair(self, a, b):
-        return 0.5 * math.erfc(-(a[0] - b[0]) / math.sqrt(a[1] + b[1] + 2.0 * self.beta**2) / _SQRT2)
+        return 0.5 * math.erfc(-(a[0] - b[0]) / math.sqrt(a[1] + b[1] + (a[2] + b[2]) * self.beta**2) / _SQRT2)
 
     def update(self, variant, sides, ranks):
         teams = [[self._r(variant, p) for p in side] for side in sides]
@@ -1213,6 +1316,7 @@ class ClubScore:
     two_v_two: list  # 2v2 sides shown a chance inside TWO_V_TWO_BAND: [count, sum of chances, lost]
     seconds: float
     held_out_games: int
+    pairs_reliability: list = field(default_factory=list)  # the same per decile, 2v2 sides only
 
 
 def score_club(club: Club, rater, spread: float, holdout: float = HOLDOUT, keep_sides: bool = False):
@@ -1225,6 +1329,7 @@ def score_club(club: Club, rater, spread: float, holdout: float = HOLDOUT, keep_
     durak_loss = durak_hits = pair_loss = 0.0
     pairs = tested = 0
     reliability = [[0, 0.0, 0.0] for _ in range(10)]
+    pairs_reliability = [[0, 0.0, 0.0] for _ in range(10)]
     band = [0, 0.0, 0.0]
     kept = []
     track = bool(club.theta) and bool(club.newcomers) and not keep_sides
@@ -1239,7 +1344,7 @@ def score_club(club: Club, rater, spread: float, holdout: float = HOLDOUT, keep_
             losers = [i for i, r in enumerate(ranks) if r == worst]
             if len(losers) < len(sides):  # a draw has no durak: nothing to predict
                 tested += 1
-                chances = durak_chances([m for m, _ in stats], [math.sqrt(v + noise * noise) for _, v in stats])
+                chances = model_chances(rater, stats, sides, noise)
                 share = 1.0 / len(losers)
                 durak_loss -= sum(share * math.log(max(chances[i], _P_FLOOR)) for i in losers)
                 top = max(chances)
@@ -1251,12 +1356,17 @@ def score_club(club: Club, rater, spread: float, holdout: float = HOLDOUT, keep_
                     cell[0] += 1
                     cell[1] += c
                     cell[2] += lost
+                    if kind == "2v2":
+                        cell = pairs_reliability[min(int(c * 10), 9)]
+                        cell[0] += 1
+                        cell[1] += c
+                        cell[2] += lost
                     if kind == "2v2" and TWO_V_TWO_BAND[0] <= c <= TWO_V_TWO_BAND[1]:
                         band[0] += 1
                         band[1] += c
                         band[2] += lost
                 if keep_sides:
-                    kept.append((stats, losers))
+                    kept.append((stats, losers, side_weights(rater, sides)))
             for i, j in itertools.combinations(range(len(sides)), 2):
                 p = min(max(rater.p_pair(stats[i], stats[j]), _P_FLOOR), 1.0 - _P_FLOOR)
                 outcome = 1.0 if ranks[i] < ranks[j] else 0.0 if ranks[i] > ranks[j] else 0.5
@@ -1292,6 +1402,7 @@ def score_club(club: Club, rater, spread: float, holdout: float = HOLDOUT, keep_
         two_v_two=band,
         seconds=seconds,
         held_out_games=tested,
+        pairs_reliability=pairs_reliability,
     )
     return (result, kept) if keep_sides else result
 
@@ -1323,12 +1434,35 @@ def _club_spearman(club: Club, rater) -> float:
     return sum(rhos) / len(rhos) if rhos else float("nan")
 
 
+def side_weights(rater, sides) -> list[int]:
+    """How many performance noises each side has: one per player (`per_player` models) or one."""
+    return [len(side) for side in sides] if getattr(rater, "per_player", False) else [1] * len(sides)
+
+
+def model_chances(rater, stats, sides, noise: float) -> list[float]:
+    """Each side's chance of being the durak: the rater's own (`chances`, the shipped model's
+    `ratings.model.chances_durak`) or the generic normal form with `noise` per player or per side."""
+    own = getattr(rater, "chances", None)
+    if own is not None:
+        return own(stats, noise)
+    weights = side_weights(rater, sides)
+    return durak_chances([s[0] for s in stats], [math.sqrt(s[1] + k * noise * noise) for s, k in zip(stats, weights)])
+
+
 def durak_loss_of(kept, noise: float) -> float:
+    """The durak log-loss of kept held-out sides (`score_club(..., keep_sides=True)`) at `noise`."""
     total = 0.0
-    for stats, losers in kept:
-        chances = durak_chances([m for m, _ in stats], [math.sqrt(v + noise * noise) for _, v in stats])
+    for stats, losers, weights in kept:
+        chances = durak_chances(
+            [s[0] for s in stats], [math.sqrt(s[1] + k * noise * noise) for s, k in zip(stats, weights)]
+        )
         total -= sum(math.log(max(chances[i], _P_FLOOR)) for i in losers) / len(losers)
     return total / len(kept) if kept else float("nan")
+
+
+def as_per_side(kept) -> list:
+    """The same kept sides with one noise per side (the chance of before issue 19's fix)."""
+    return [(stats, losers, [1] * len(weights)) for stats, losers, weights in kept]
 
 
 def tune_family(club: Club, factory: Callable, grid: list[dict], holdout: float = HOLDOUT) -> dict:
@@ -1343,6 +1477,152 @@ def tune_family(club: Club, factory: Callable, grid: list[dict], holdout: float 
     _, params, kept, noise = best
     spread = min(SPREADS, key=lambda s: durak_loss_of(kept, noise * s))
     return {"params": params, "spread": spread}
+
+
+def shipped_spreads(club: Club, holdout: float = HOLDOUT) -> dict:
+    """The chance spread the shipped ratings would want on `club` (its held-out games, as tuning):
+    with one performance noise per player (the site's formula: compare with CHANCE_SPREAD) and with
+    one noise per side (the formula before issue 19's fix), and the durak log-loss at each spread."""
+    from ratings import model as site
+
+    _, kept = score_club(club, ShippedRater(), site.CHANCE_SPREAD, holdout, keep_sides=True)
+    per_player = {s: durak_loss_of(kept, site.BETA * s) for s in SPREADS}
+    per_side = {s: durak_loss_of(as_per_side(kept), site.BETA * s) for s in SPREADS}
+    return {
+        "per_player": min(per_player, key=per_player.get),
+        "per_side": min(per_side, key=per_side.get),
+        "loss_per_player": per_player,
+        "loss_per_side": per_side,
+    }
+
+
+def _site_losses(args) -> dict:
+    """One world's tuning club: {(beta, tau, draw probability): {spread: durak log-loss}}."""
+    world, players, games, seed, grid, holdout = args
+    club = generate_club(world, players, games, seed)
+    out = {}
+    for beta, tau, draw in grid:
+        _, kept = score_club(club, TrueSkillRater(beta, tau, draw_probability=draw), 1.0, holdout, keep_sides=True)
+        out[(beta, tau, draw)] = {s: durak_loss_of(kept, beta * s) for s in SPREADS}
+    return out
+
+
+def tune_site(
+    worlds: Sequence[str] = GENERATIVE_WORLDS,
+    players: int = 100,
+    games: int = 3000,
+    seed: int = 1,
+    betas: Sequence[float] = (6.25, 8.33, 10.4, 12.5, 14.6, 16.7, 20.8, 25.0),
+    taus: Sequence[float] = (0.0, OS_TAU),
+    draw_probabilities: Sequence[float] = (0.0, 0.02),
+    holdout: float = HOLDOUT,
+    workers: int = 1,
+) -> dict:
+    """The site's TrueSkill parameters chosen on the tuning clubs of every generative world at once:
+    for each beta, tau and draw probability, the package (on these worlds' games, which have no
+    ties, exactly the site's `ratings.model` path: there the draw probability only sets the margin
+    of a win), each world's durak log-loss at every chance spread (one noise per player); the
+    parameters and the ONE spread with the lowest mean over the worlds win (`spread`, and each
+    world's own best spread beside it). `workers` worlds at a time, each in its own process."""
+    grid = list(itertools.product(betas, taus, draw_probabilities))
+    jobs = [(world, players, games, seed, grid, holdout) for world in worlds]
+    if workers > 1 and len(jobs) > 1:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            done = pool.map(_site_losses, jobs)
+    else:
+        done = [_site_losses(job) for job in jobs]
+    losses = dict(zip(worlds, done, strict=True))
+    rows = []
+    for beta, tau, draw in grid:
+        row = {"beta": beta, "tau": tau, "draw_probability": draw, "worlds": {}}
+        for world in worlds:
+            mine = losses[world][(beta, tau, draw)]
+            spread = min(mine, key=mine.get)
+            row["worlds"][world] = {"spread": spread, "durak_log_loss": mine[spread]}
+        mean = {s: sum(losses[w][(beta, tau, draw)][s] for w in worlds) / len(worlds) for s in SPREADS}
+        row["spread"] = min(mean, key=mean.get)
+        row["mean"] = mean[row["spread"]]
+        rows.append(row)
+    best = min(rows, key=lambda r: r["mean"])
+    return {"rows": rows, "best": best}
+
+
+def sigma_after_games(
+    world: str = "thurstone",
+    players: int = 200,
+    games: int = 20_000,
+    seed: int = 1,
+    marks: Sequence[int] = (5, 10, 15, 20, 30, 50, 100, 200, 400),
+) -> dict:
+    """How sigma falls: a generated club rated through the site's own `ratings.model.rate`; for each
+    mark n, the median and the 90th percentile of sigma after a player's n-th game of a variant, and
+    how many of a variant's players got that far (`SETTLED_SIGMA`, `PROVISIONAL_SIGMA`)."""
+    from ratings import model as site
+
+    club = generate_club(world, players, games, seed)
+    rating: dict = {}
+    played: dict = defaultdict(int)
+    after: dict = defaultdict(list)
+    wanted = set(marks)
+    start = (site.MU, site.SIGMA)
+    for variant, _, sides, ranks in club.games:
+        teams = [[rating.get((variant, p), start) for p in side] for side in sides]
+        for side, team in zip(sides, site.rate(teams, list(ranks))):
+            for pid, new in zip(side, team):
+                rating[(variant, pid)] = new
+                played[(variant, pid)] += 1
+                if played[(variant, pid)] in wanted:
+                    after[played[(variant, pid)]].append(new[1])
+    out = {}
+    for n in marks:
+        values = sorted(after[n])
+        if values:
+            out[n] = {
+                "median": values[len(values) // 2],
+                "p90": values[min(len(values) - 1, int(0.9 * len(values)))],
+                "players": len(values),
+            }
+    return out
+
+
+ESTABLISHED_KINDS = ("6", "4", "3", "2", "partners", "pair", "2, winning every game")
+
+
+def games_until_established(kind: str, limit: int = 1000) -> int:
+    """Games until a newcomer's sigma is down to `ratings.model.PROVISIONAL_SIGMA`, rated by the site:
+    "2".."6": equal newcomers at one table taking every place in turn; "partners": the same two pairs
+    of newcomers, the pairs winning in turn (a player's own rating); "pair": the pair's own rating in
+    the same games (a one-to-one game of two pair ratings); "2, winning every game": a newcomer who
+    beats a new newcomer every two-player game."""
+    from ratings import model as site
+
+    new = (site.MU, site.SIGMA)
+    if kind in ("partners", "pair"):
+        players = [new] * 4
+        pairs = [new, new]
+        for games in range(1, limit + 1):
+            ranks = [1, 2] if games % 2 else [2, 1]
+            (a, c), (b, d) = site.rate([[players[0], players[2]], [players[1], players[3]]], ranks)
+            players = [a, b, c, d]
+            pairs = [team[0] for team in site.rate([[pairs[0]], [pairs[1]]], ranks)]
+            if not site.is_provisional((players[0] if kind == "partners" else pairs[0])[1]):
+                return games
+        return limit
+    if kind == "2, winning every game":
+        me = new
+        for games in range(1, limit + 1):
+            me = site.rate([[me], [new]], [1, 2])[0][0]
+            if not site.is_provisional(me[1]):
+                return games
+        return limit
+    seats = int(kind)
+    table = [new] * seats
+    for games in range(1, limit + 1):
+        ranks = [(seat + games) % seats + 1 for seat in range(seats)]
+        table = [team[0] for team in site.rate([[r] for r in table], ranks)]
+        if not site.is_provisional(table[0][1]):
+            return games
+    return limit
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
@@ -1382,10 +1662,18 @@ def study_world(
             started = time.perf_counter()
             tuned[label] = tune_family(tuning, factory, grid, holdout)
             say(f"{label} tuned to {tuned[label]} in {time.perf_counter() - started:.1f}s")
+        tuned["shipped"] = shipped_spreads(tuning, holdout)
+        say(f"shipped spreads on the tuning club: {tuned['shipped']}")
+    before = (tuned or {}).get("shipped", {}).get("per_side")
     rows: dict = {}
     for club in evaluation:
         shipped = ShippedRater()
         contenders = [(shipped, shipped.fixed_spread, "shipped")]
+        if before is not None:
+            per_side = ShippedRater(per_side_spread=before)
+            contenders.append((per_side, per_side.fixed_spread, "shipped, per side"))
+        previous = PreviouslyShipped()
+        contenders.append((previous, previous.fixed_spread, "previously shipped"))
         for label, factory, _ in families:
             contenders.append((factory(tuned[label]["params"]), tuned[label]["spread"], label))
         contenders.append((WideCoin(), 1.0, "Coin"))
@@ -1528,8 +1816,9 @@ def format_wide(outcome: dict) -> str:
     return "\n\n".join(parts)
 
 
-def format_reliability(outcome: dict, keys: Sequence[str] = ("shipped",)) -> str:
-    """Reliability by decile of shown durak chance (all evaluation clubs pooled): shown / observed (sides)."""
+def format_reliability(outcome: dict, keys: Sequence[str] = ("shipped",), field_name: str = "reliability") -> str:
+    """Reliability by decile of shown durak chance (all evaluation clubs pooled): shown / observed (sides);
+    `field_name="pairs_reliability"` for the 2v2 sides alone."""
     lines = [
         "| World | Model | " + " | ".join(f"{10 * d}-{10 * d + 10} %" for d in range(10)) + " |",
         "|---|---|" + "---:|" * 10,
@@ -1540,11 +1829,12 @@ def format_reliability(outcome: dict, keys: Sequence[str] = ("shipped",)) -> str
             if row is None:
                 continue
             cells = []
+            cells_of = [getattr(s, field_name) for s in row["clubs"]]
             for d in range(10):
-                n = sum(s.reliability[d][0] for s in row["clubs"])
+                n = sum(c[d][0] for c in cells_of if c)
                 if n:
-                    shown = sum(s.reliability[d][1] for s in row["clubs"]) / n
-                    lost = sum(s.reliability[d][2] for s in row["clubs"]) / n
+                    shown = sum(c[d][1] for c in cells_of if c) / n
+                    lost = sum(c[d][2] for c in cells_of if c) / n
                     cells.append(f"{100 * shown:.0f}/{100 * lost:.0f} ({n})")
                 else:
                     cells.append("-")
@@ -1556,7 +1846,8 @@ def wide_winner(outcome: dict) -> dict:
     """The family with the lowest durak log-loss averaged over the generative worlds, and whether it
     beats the shipped model significantly (its 95 % interval below zero) in every one of them."""
     worlds = [w for w in outcome["worlds"] if w in GENERATIVE_WORLDS] or list(outcome["worlds"])
-    keys = [k for k in outcome["worlds"][worlds[0]]["rows"] if k not in ("Coin", "Oracle")]
+    # (the shipped ratings with the chance of before the fix are the same model: not a contender)
+    keys = [k for k in outcome["worlds"][worlds[0]]["rows"] if k not in ("Coin", "Oracle", "shipped, per side")]
 
     def average(key):
         return sum(

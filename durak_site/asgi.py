@@ -34,3 +34,9 @@ if settings.CELERY_EMBEDDED:
 
     start_embedded_celery()
     application = SiteLoopRecorder(application)
+
+# Last, once everything of start-up (the embedded threads included) exists: the
+# garbage collector walks only what is made from now on (durak_site/collector.py).
+from durak_site.collector import settle_after_start  # noqa: E402
+
+settle_after_start()

@@ -30,7 +30,15 @@ def _reuse_healthy_db_connections(**kwargs):
 
     (Celery's own Django fix-up would close them around every task; settings
     raise CELERY_DB_REUSE_MAX so it only recycles them now and then.)
+
+    Not for a task run eagerly (`.apply()`): it runs in the caller's thread, on the
+    caller's connection, maybe inside the caller's transaction; returning that
+    connection to the pool would roll the caller's work back under it (Celery's own
+    fix-up skips eager tasks for the same reason).
     """
     from django.db import close_old_connections
 
+    task = kwargs.get("task")
+    if task is not None and task.request.is_eager:
+        return
     close_old_connections()

@@ -373,6 +373,11 @@ BOT_PAUSE_SECONDS = tuple(float(x) for x in (env_list("BOT_PAUSE_SECONDS", ["0.7
 # it itself; CELERY_EMBEDDED=true/false overrides.
 CELERY_EMBEDDED = env_bool("CELERY_EMBEDDED", not REDIS_URL)
 
+# The server's young-generation threshold for the garbage collector (Python's is 700):
+# fewer collections that stop the event loop; 0 keeps Python's. asgi.py also freezes the
+# start-up heap (durak_site/collector.py; docs/benchmarks.md, "The tail of the load test").
+GC_GEN0_THRESHOLD = env_int("GC_GEN0_THRESHOLD", 10_000)
+
 LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()
 LOGGING = {
     "version": 1,

@@ -9,7 +9,7 @@ The public face (other apps and templates use only these):
   queue `ratings-<variant>` (`queue_for`); the receiver of
   `games.signals.game_finished` calls it for rated games.
 - `ratings.selectors`: `ladder`, `pair_ladder`, `player_ratings`, `history`,
-  `chart`, `trends`, `ratings_for(user_ids, variant) -> {user_id: "1523" | "1375?"}`
+  `chart`, `trends`, `ratings_for(user_ids, variant) -> {user_id: "1523" | "1337?"}`
   (one query, for names in lists), `rating_of`, `game_chances` /
   `game_chance_rows` (each side's chance of being the durak); for async
   code (a consumer, before it renders) `acached_ratings_for` and

@@ -141,6 +141,10 @@ class VariantState(models.Model):
     last_game_id = models.BigIntegerField(null=True, blank=True)
     recomputed_at = models.DateTimeField(null=True, blank=True)
     touched_at = models.DateTimeField(null=True, blank=True)
+    # The model the variant's stored ratings were computed with (`rating_model.MODEL_FINGERPRINT`):
+    # when the site's model or a parameter changes, the next rating writer (the sweep at
+    # the latest) recomputes the variant from its games and stores the new one.
+    model_fingerprint = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         verbose_name = _("variant state")

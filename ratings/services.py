@@ -9,7 +9,9 @@
 - `recompute(variant)` rebuilds the variant's ratings from scratch.
 - `sweep_unrated(variant)` (the beat, every minute) applies any finished rated
   game still without its rating, in finishing order: a lost message delays a
-  rating by a minute at most.
+  rating by a minute at most. It also recomputes a variant whose ratings were
+  computed with another model (`VariantState.model_fingerprint` against
+  `ratings.model.MODEL_FINGERPRINT`), storing the new fingerprint with them.
 
 Both take the variant's `VariantState` row lock first: two workers never
 interleave one variant's games, while the other variant goes on in parallel.
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 
@@ -75,7 +79,8 @@ def _lock(variant: str) -> VariantState:
     read (a read first would start from a snapshot another writer may change);
     on PostgreSQL it locks the row like select_for_update.
     """
-    VariantState.objects.get_or_create(variant=variant)
+    # A state row made here has no ratings behind it: they are the current model's from the start.
+    VariantState.objects.get_or_create(variant=variant, defaults={"model_fingerprint": rating_model.MODEL_FINGERPRINT})
     VariantState.objects.filter(variant=variant).update(touched_at=timezone.now())
     return VariantState.objects.select_for_update().get(variant=variant)
 
@@ -110,48 +115,134 @@ PAIR_FIELDS = ("first", "second", "variant", "mu", "sigma", "games", "last_playe
 INSERT_BATCH = 5000
 
 
+def _table(model, field_names) -> tuple[str, str]:
+    """The quoted table and column list of `field_names`."""
+    quote = connection.ops.quote_name
+    columns = [model._meta.get_field(name).column for name in field_names]
+    return quote(model._meta.db_table), ", ".join(quote(c) for c in columns)
+
+
+def _copy_types(cursor, table: str, column_list: str) -> list:
+    """The columns' types as the server names them (COPY's binary format needs them)."""
+    cursor.execute(f"SELECT {column_list} FROM {table} WHERE false")
+    return [column.type_code for column in cursor.description]
+
+
 def _insert(model, field_names, rows) -> None:
     """Many rows in few statements: the history of a recomputation is hundreds of
     thousands of rows, and model instances plus bulk_create's per-query parameter
     cap (999 on SQLite) would cost more than the rating itself. Values must be
-    ready for the database (datetimes adapted by the caller). `rows` may be a
-    generator: on PostgreSQL it is consumed while the server stores what was sent."""
+    ready for the database (datetimes adapted by the caller)."""
     rows = iter(rows)
     first = next(rows, None)
     if first is None:
         return
     rows = itertools.chain((first,), rows)
-    columns = [model._meta.get_field(name).column for name in field_names]
-    quote = connection.ops.quote_name
-    table, column_list = quote(model._meta.db_table), ", ".join(quote(c) for c in columns)
+    table, column_list = _table(model, field_names)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # COPY: one stream instead of a round trip per row (psycopg 3's cursor.copy), in
             # the binary format: no float printed by Python and parsed again by the server
             # (text took 1.5 s of this process and 2.6 s of the server for 370,000 rows,
             # binary 0.3 s and 2.1 s). Binary needs the columns' types: the server's own.
-            cursor.execute(f"SELECT {column_list} FROM {table} WHERE false")
-            types = [column.type_code for column in cursor.description]
+            types = _copy_types(cursor, table, column_list)
             with cursor.copy(f"COPY {table} ({column_list}) FROM STDIN (FORMAT BINARY)") as copy:
                 copy.set_types(types)
                 for row in rows:
                     copy.write_row(row)
             return
-        sql = f"INSERT INTO {table} ({column_list}) VALUES ({', '.join(['%s'] * len(columns))})"
+        sql = f"INSERT INTO {table} ({column_list}) VALUES ({', '.join(['%s'] * len(field_names))})"
         while batch := list(itertools.islice(rows, INSERT_BATCH)):
             cursor.executemany(sql, batch)
 
 
-def _marks(variant: str, games: list[GameRow], first_seq: int) -> list[tuple]:
-    """The RatedGame rows of `games`, numbered on from `first_seq` in their order."""
+COPY_CHUNK = 10_000  # history rows per COPY statement of `_CopyBehind`
+
+
+class _CopyBehind:
+    """PostgreSQL: rows COPYed by a thread of their own while this one rates the next games.
+
+    The history used to be one COPY fed as it was rated, and the server stored it
+    meanwhile; but the foreign keys (`RatingChange.game` and `.user`, `RatedGame.game`,
+    deferred to the commit as Django declares them) were all checked at the commit,
+    after the rating: 0.6 s of waiting per 20,000 games. Here they are checked
+    IMMEDIATE, at the end of each COPY statement of COPY_CHUNK rows, and the thread
+    that waits for the server is not this one: the checks run on the server while the
+    next rows are rated. The same connection and transaction (psycopg's connection is
+    thread-safe, and this thread does not use it again before `__exit__`); an error in either
+    thread rolls the whole transaction back."""
+
+    def __init__(self, *tables):
+        """`tables`: the (model, field names) rows will be sent for, prepared here, while
+        this thread still has the connection to itself."""
+        self.tables = {}
+        with connection.cursor() as cursor:
+            for model, field_names in tables:
+                table, column_list = _table(model, field_names)
+                sql = f"COPY {table} ({column_list}) FROM STDIN (FORMAT BINARY)"
+                self.tables[model] = (sql, _copy_types(cursor, table, column_list))
+        self.raw = connection.connection  # the DB-API connection of the current transaction
+        self.jobs: queue.Queue = queue.Queue(maxsize=4)
+        self.failure: list[BaseException] = []
+        self.thread = threading.Thread(target=self._write, name="ratings-copy", daemon=True)
+
+    def __enter__(self):
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        self.thread.start()
+        return self
+
+    def send(self, model, rows) -> None:
+        """Queue `rows` of `model` (any iterable: consumed here, COPY_CHUNK at a time) for the thread."""
+        sql, types = self.tables[model]
+        rows = iter(rows)
+        while not self.failure and (chunk := list(itertools.islice(rows, COPY_CHUNK))):
+            self.jobs.put((sql, types, chunk))
+
+    def _write(self) -> None:
+        try:
+            with self.raw.cursor() as cursor:
+                while (job := self.jobs.get()) is not None:
+                    sql, types, chunk = job
+                    with cursor.copy(sql) as copy:
+                        copy.set_types(types)
+                        for row in chunk:
+                            copy.write_row(row)
+        except BaseException as error:  # re-raised in the rating thread by __exit__
+            self.failure.append(error)
+            while self.jobs.get() is not None:  # (so that `send` never blocks on a full queue)
+                pass
+
+    def __exit__(self, kind, error, trace):
+        self.jobs.put(None)
+        self.thread.join()
+        if error is None and self.failure:
+            with connection.wrap_database_errors:  # (as Django's own cursors raise it: IntegrityError...)
+                raise self.failure[0]
+        if error is None:
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        return False
+
+
+def _stamps(games: list[GameRow]) -> list:
+    """Each game's finish as the database takes it, adapted once for its mark and its history rows."""
     adapt = connection.ops.adapt_datetimefield_value
-    return [(game.game_id, variant, adapt(game.finished_at), seq) for seq, game in enumerate(games, first_seq + 1)]
+    return [adapt(game.finished_at) for game in games]
+
+
+def _marks(variant: str, games: list[GameRow], stamps: list, first_seq: int) -> list[tuple]:
+    """The RatedGame rows of `games` (finishes `stamps`), numbered on from `first_seq` in their order."""
+    return [
+        (game.game_id, variant, stamp, seq) for seq, game, stamp in zip(itertools.count(first_seq + 1), games, stamps)
+    ]
 
 
 def _changes(
     variant: str,
     ledger: Ledger,
     games: list[GameRow],
+    stamps: list,
     first_seq: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[tuple]:
@@ -159,12 +250,11 @@ def _changes(
     (a generator: the ledger is only up to date once it is exhausted)."""
     # (rating_model.display_rating, inlined: it runs twice per seat of every game)
     alpha, target = rating_model.DISPLAY_ALPHA, rating_model.DISPLAY_TARGET
-    adapt = connection.ops.adapt_datetimefield_value
     total = len(games)
-    for done, game in enumerate(games, 1):
+    apply = ledger.apply
+    for done, (game, finished_at) in enumerate(zip(games, stamps), 1):
         seq = first_seq + done
-        finished_at = adapt(game.finished_at)
-        for user_id, seat, place, mu0, sigma0, mu1, sigma1 in ledger.apply(game):
+        for user_id, seat, place, mu0, sigma0, mu1, sigma1 in apply(game):
             yield (
                 game.game_id,
                 user_id,
@@ -192,11 +282,19 @@ def _store(
     existing_players: dict[int, int],
     existing_pairs: dict[tuple[int, int], int],
     clock=None,
+    *,
+    behind: bool = False,
 ) -> None:
     """Write the marks, the history (`changes`: consuming it brings the ledger up to
-    date) and then the touched ratings."""
-    _insert(RatingChange, CHANGE_FIELDS, changes)
-    _insert(RatedGame, MARK_FIELDS, marks)
+    date) and then the touched ratings. `behind` (a full recomputation on PostgreSQL,
+    `changes` still to be rated): the rows go through `_CopyBehind`."""
+    if behind:
+        with _CopyBehind((RatedGame, MARK_FIELDS), (RatingChange, CHANGE_FIELDS)) as copy:
+            copy.send(RatedGame, marks)
+            copy.send(RatingChange, changes)
+    else:
+        _insert(RatingChange, CHANGE_FIELDS, changes)
+        _insert(RatedGame, MARK_FIELDS, marks)
     if clock:
         clock.lap("write changes" if isinstance(changes, list) else "compute and write changes")
 
@@ -253,23 +351,26 @@ def _read_all(variant: str) -> list[GameRow]:
     return selectors.games_to_rate(variant)
 
 
-def _replace_all(variant: str, state: VariantState, games, ledger, changes, clock) -> None:
+def _replace_all(variant: str, state: VariantState, games, stamps, ledger, changes, clock) -> None:
     """Inside the lock: the variant's rows become exactly the computed ones."""
     RatingChange.objects.filter(variant=variant).delete()
     RatedGame.objects.filter(variant=variant).delete()
     Rating.objects.filter(variant=variant).delete()
     PairRating.objects.filter(variant=variant).delete()
     clock.lap("delete")
-    _store(variant, ledger, _marks(variant, games, 0), changes, {}, {}, clock)
+    behind = connection.vendor == "postgresql" and not isinstance(changes, list)
+    _store(variant, ledger, _marks(variant, games, stamps, 0), changes, {}, {}, clock, behind=behind)
     _save_state(state, len(games), games[-1] if games else None, recomputed=True)
 
 
 def _rebuild(variant: str, state: VariantState) -> int:
-    """Recompute inside the lock already held (a game arrived out of order)."""
+    """Recompute inside the lock already held (a game arrived out of order, or the
+    stored ratings are another model's)."""
     clock = _Clock(None)
     games = _read_all(variant)
+    stamps = _stamps(games)
     ledger = Ledger()
-    _replace_all(variant, state, games, ledger, _changes(variant, ledger, games, 0), clock)
+    _replace_all(variant, state, games, stamps, ledger, _changes(variant, ledger, games, stamps, 0), clock)
     return len(games)
 
 
@@ -295,6 +396,7 @@ def _save_state(state: VariantState, seq: int, last: GameRow | None, *, recomput
         state.last_finished_at, state.last_game_id = None, None
     if recomputed:
         state.recomputed_at = timezone.now()
+        state.model_fingerprint = rating_model.MODEL_FINGERPRINT
     state.save()
 
 
@@ -307,21 +409,23 @@ def recompute(variant: str, *, progress: Callable[[int, int], None] | None = Non
     `rate_game` would. On SQLite the games are also rated before the lock (it is
     the database's one write lock, which the tables' moves need too). On
     PostgreSQL the lock only holds back the variant's other rating writers, and
-    the history is rated while it is streamed to the server (`_insert`): the
-    server stores each row while this process rates the next games.
+    the history is rated while a second thread sends it to the server
+    (`_CopyBehind`): the server stores and checks each chunk while this process
+    rates the next games.
     """
     _check_variant(variant)
     clock = _Clock(timings)
     games = _read_all(variant)
     clock.lap("read")
+    stamps = _stamps(games)
     ledger = Ledger()
-    changes = _changes(variant, ledger, games, 0, progress)
+    changes = _changes(variant, ledger, games, stamps, 0, progress)
     if connection.vendor != "postgresql":
         changes = list(changes)
         clock.lap("compute")
     with transaction.atomic():
         state = _lock(variant)
-        _replace_all(variant, state, games, ledger, changes, clock)
+        _replace_all(variant, state, games, stamps, ledger, changes, clock)
         late = _catch_up(variant, state)
     clock.lap("commit")
     log.info("ratings of %s recomputed from %d games", variant, len(games) + late)
@@ -347,7 +451,19 @@ def rate_game(game_id: int) -> int:
 
 def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> int:
     """Inside the lock: apply the variant's finished rated games not applied yet
-    (up to `upto` = (finished_at, game id), or all), in finishing order."""
+    (up to `upto` = (finished_at, game id), or all), in finishing order.
+
+    Ratings stored under another model (`VariantState.model_fingerprint`) are not
+    updated game by game: the variant is recomputed from its games under the current
+    model first (every game, so nothing is left pending), in this same transaction."""
+    if state.model_fingerprint != rating_model.MODEL_FINGERPRINT:
+        log.warning(
+            "ratings of %s were computed with %r, the model is now %r: recomputing",
+            variant,
+            state.model_fingerprint,
+            rating_model.MODEL_FINGERPRINT,
+        )
+        return _rebuild(variant, state)
     pending = game_selectors.rated_games(variant, exclude_ids=_applied(variant), upto=upto)
     if not pending:
         return 0
@@ -375,8 +491,9 @@ def _catch_up(variant: str, state: VariantState, upto: tuple | None = None) -> i
     ledger = Ledger(players, pairs)
     for earlier, counted in _window_before(variant, first_at, ledger.window):
         ledger.remember(earlier, counted)
-    changes = _changes(variant, ledger, games, state.last_seq)
-    _store(variant, ledger, _marks(variant, games, state.last_seq), changes, existing_players, existing_pairs)
+    stamps = _stamps(games)
+    changes = _changes(variant, ledger, games, stamps, state.last_seq)
+    _store(variant, ledger, _marks(variant, games, stamps, state.last_seq), changes, existing_players, existing_pairs)
     _save_state(state, state.last_seq + len(games), games[-1])
     game_ids = [game.game_id for game in games]
     transaction.on_commit(lambda: _announce(game_ids))
@@ -397,9 +514,16 @@ def _announce(game_ids: list[int]) -> None:
 def sweep_unrated(variant: str) -> int:
     """Rate every finished rated game of the variant that has no rating yet, in finishing
     order (the safety net for a lost `rate_game` message; the beat runs it every
-    SWEEP_SECONDS). Returns how many games were applied; a repeat finds nothing."""
+    SWEEP_SECONDS). Returns how many games were applied; a repeat finds nothing.
+
+    A variant whose ratings were computed with another model than the current one
+    (`ratings.model.MODEL_FINGERPRINT`, a model or parameter changed) is recomputed
+    from its games instead, the new fingerprint stored in the same transaction: the
+    next sweep finds it current, and a lost sweep leaves it for the next one."""
     _check_variant(variant)
-    if not game_selectors.rated_games(variant, exclude_ids=_applied(variant), limit=1):
+    stored = VariantState.objects.filter(variant=variant).values_list("model_fingerprint", flat=True).first()
+    stale = stored is not None and stored != rating_model.MODEL_FINGERPRINT
+    if not stale and not game_selectors.rated_games(variant, exclude_ids=_applied(variant), limit=1):
         return 0
     with transaction.atomic():
         state = _lock(variant)

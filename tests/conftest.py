@@ -32,6 +32,10 @@ SERVICES = {
     "tests/services/test_bench_tables.py": ["test_bench_tables_smoke", "test_bench_tables_without_the_floor"],
     "tests/services/test_concurrency.py": ["test_simultaneous_moves_on_sqlite"],
     "tests/services/test_embedded_celery.py": ["test_embedded_worker_and_beat_move_bots"],
+    "tests/services/test_issue21_gc_after_start.py": [
+        "test_issue21_the_embedded_server_freezes_its_start_up_heap",
+        "test_issue21_gc_threshold_zero_keeps_pythons_own",
+    ],
     "tests/services/test_move_queries.py": ["test_a_move_holds_the_game_row_locked_until_it_commits_on_postgresql"],
     "tests/test_outside_services.py": ["test_postgres_answers", "test_redis_channel_layer_round_trip"],
     "tests/tournaments/test_arena_embedded.py": ["test_issue20_an_arena_with_the_embedded_worker_and_beat"],

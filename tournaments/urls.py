@@ -22,10 +22,11 @@ urlpatterns = [
     path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
     path("<int:tournament_id>/check-in/", views.check_in, name="check-in"),
     path("<int:tournament_id>/bye/", views.request_bye, name="request-bye"),
-    path("<int:tournament_id>/arena/pause/", views.arena_pause, name="arena-pause"),
-    path("<int:tournament_id>/arena/return/", views.arena_return, name="arena-return"),
-    path("<int:tournament_id>/arena/leave/", views.arena_leave, name="arena-leave"),
-    path("berserk/<int:game_id>/", views.berserk, name="berserk"),
+    # The arena's buttons: one view, the button named in the URL's kwargs (views.ARENA_BUTTONS).
+    path("<int:tournament_id>/arena/pause/", views.arena_button, {"button": "pause"}, name="arena-pause"),
+    path("<int:tournament_id>/arena/return/", views.arena_button, {"button": "return"}, name="arena-return"),
+    path("<int:tournament_id>/arena/leave/", views.arena_button, {"button": "leave"}, name="arena-leave"),
+    path("berserk/<int:game_id>/", views.arena_button, {"button": "berserk"}, name="berserk"),
     *(
         # /<id>/standings.csv is named "standings-csv", and so on (exports.WRITERS).
         path(f"<int:tournament_id>/{what}.{fmt}", views.export, {"what": what, "fmt": fmt}, name=f"{what}-{fmt}")

@@ -4,6 +4,8 @@ service; a refusal becomes a message on the page it came from."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
@@ -17,6 +19,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games import selectors as game_selectors
@@ -225,49 +228,49 @@ def check_in(request, tournament_id: int):
     )
 
 
-@login_required
-@require_POST
-def arena_pause(request, tournament_id: int):
-    return _act(
-        request,
-        tournament_id,
-        lambda: services.do_arena_pause(tournament_id=tournament_id, user=request.user),
-        _("You are paused: you are not seated again until you come back."),
-    )
+@dataclass(frozen=True)
+class ArenaButton:
+    """One of an arena player's buttons: the service it calls (with the player and the
+    event's or the game's id from the URL), what the page then says, and the page to go
+    back to when the form names no `next`: the event's page, or the event list for a
+    button that names a game (there is no game's page to go back to)."""
+
+    service: Callable[..., object]
+    done_message: str
+    back_to_event: bool = True
+
+
+# The arena's buttons (formats.arena), by the `button` each of their URLs passes (tournaments/urls.py).
+ARENA_BUTTONS = {
+    "pause": ArenaButton(
+        services.do_arena_pause, gettext_lazy("You are paused: you are not seated again until you come back.")
+    ),
+    "return": ArenaButton(
+        services.do_arena_return, gettext_lazy("You are back: you are seated as soon as others are free.")
+    ),
+    "leave": ArenaButton(services.do_arena_leave, gettext_lazy("You have left the arena: your games keep counting.")),
+    # The table page's «Berserk»: it names the table as `next`; the event list is only a fallback.
+    "berserk": ArenaButton(
+        services.do_berserk,
+        gettext_lazy("Berserk: your turn timer is halved in this game; win it for the extra point."),
+        back_to_event=False,
+    ),
+}
 
 
 @login_required
 @require_POST
-def arena_return(request, tournament_id: int):
-    return _act(
-        request,
-        tournament_id,
-        lambda: services.do_arena_return(tournament_id=tournament_id, user=request.user),
-        _("You are back: you are seated as soon as others are free."),
-    )
-
-
-@login_required
-@require_POST
-def arena_leave(request, tournament_id: int):
-    return _act(
-        request,
-        tournament_id,
-        lambda: services.do_arena_leave(tournament_id=tournament_id, user=request.user),
-        _("You have left the arena: your games keep counting."),
-    )
-
-
-@login_required
-@require_POST
-def berserk(request, game_id: int):
-    """The table page's «Berserk» button: back to the page it came from (the table)."""
+def arena_button(request, button: str, **target):
+    """A press of ARENA_BUTTONS[button]; `target` is the URL's `tournament_id` or `game_id`."""
+    press = ARENA_BUTTONS[button]
     try:
-        services.do_berserk(game_id=game_id, user=request.user)
+        press.service(user=request.user, **target)
     except Refusal as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.success(request, _("Berserk: your turn timer is halved in this game; win it for the extra point."))
+        messages.success(request, str(press.done_message))
+    if press.back_to_event:
+        return redirect(_next_or(request, "tournaments:event", **target))
     return redirect(_next_or(request, "tournaments:list"))
 
 

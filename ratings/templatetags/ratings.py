@@ -5,7 +5,7 @@ selectors.CACHE_SECONDS), so a live table re-rendered after every move does not
 query them each time. `user` may be a User, an id or a snapshot seat dict;
 `game` a Game, an id or a snapshot game dict.
 
-- `{% rating_of user variant %}`: "1523", or "1375?" while provisional;
+- `{% rating_of user variant %}`: "1523", or "1337?" while provisional;
 - `{% rating_badge user variant [shown] %}`: the same in a <span class="rating-badge">
   (from `shown`, a dict of `ratings_for`, when given);
 - `{% ratings_for user_ids variant as shown %}` then `{{ shown|rating_for:user_id }}`:

@@ -37,21 +37,46 @@ def test_issue19_glicko2_without_games_only_grows_the_deviation():
 
 
 def test_issue19_the_study_durak_chance_is_the_sites():
-    """The shipped row's chance of being the durak is `ratings.model.chances_durak` (coarser grid)."""
+    """The shipped row is the site's own code path: its chance of being the durak is
+    `ratings.model.chances_durak` itself, its pairwise chance `chance_ahead`, its rating
+    `ratings.model.rate`; and the study's generic chance with one noise per player is the
+    same normal form (on a coarser grid)."""
     from ratings import model
 
     rng = random.Random(4)
     rater = study.ShippedRater()
+    assert rater.per_player and rater.fixed_spread == model.CHANCE_SPREAD and rater.noise == model.BETA
     for _ in range(200):
         teams = [
             [(rng.uniform(0, 50), rng.uniform(1, 8.3)) for _ in range(rng.choice((1, 2)))]
             for _ in range(rng.randint(2, 6))
         ]
+        ids = [[10 * k + j for j in range(len(team))] for k, team in enumerate(teams)]
+        rater.plain = {("podkidnoy", pid): r for side, team in zip(ids, teams) for pid, r in zip(side, team)}
+        stats = rater.sides("podkidnoy", ids)
+        assert study.model_chances(rater, stats, ids, 0.0) == model.chances_durak(teams)
+        assert rater.p_pair(stats[0], stats[1]) == model.chance_ahead(teams[0], teams[1])
         means = [sum(mu for mu, _ in team) for team in teams]
-        sds = [math.sqrt(sum(s * s for _, s in team) + (rater.noise * rater.fixed_spread) ** 2) for team in teams]
-        mine = study.durak_chances(means, sds)
-        assert mine == pytest.approx(model.chances_durak(teams), abs=1e-6)
-        assert math.isclose(sum(mine), 1.0)
+        sds = [math.sqrt(sum(s * s for _, s in team) + len(team) * model.PERFORMANCE_SD**2) for team in teams]
+        generic = study.durak_chances(means, sds)
+        assert generic == pytest.approx(model.chances_durak(teams), abs=1e-6)
+        assert math.isclose(sum(generic), 1.0)
+
+
+def test_issue19_the_shipped_row_rates_through_the_sites_model():
+    from ratings import model
+
+    club = study.generate_club("thurstone", players=12, games=120, seed=7)
+    rater = study.ShippedRater()
+    plain: dict = {}
+    start = (model.MU, model.SIGMA)
+    for variant, _, sides, ranks in club.games:
+        rater.update(variant, sides, ranks)
+        teams = [[plain.get((variant, p), start) for p in side] for side in sides]
+        for side, team in zip(sides, model.rate(teams, ranks), strict=True):
+            for pid, new in zip(side, team, strict=True):
+                plain[(variant, pid)] = new
+    assert rater.plain == plain
 
 
 def test_issue19_generated_worlds_reward_skill():
@@ -103,7 +128,9 @@ def test_issue19_the_wider_study_runs_tiny_and_its_table_has_every_model(tmp_pat
         rows = [line for line in lines if line.startswith("| ")]
         assert len(rows) == len(lines)
         names = [row.split(" | ")[0][2:] for row in rows]
-        assert any(name.startswith("shipped: BradleyTerryFull") for name in names)
+        assert any(name.startswith("shipped: TrueSkill") for name in names)
+        assert any(name.startswith("previously shipped: BradleyTerryFull") for name in names)
+        assert any(name.startswith("shipped ratings, chance with one noise per side") for name in names)
         for family in families:
             assert any(name.startswith(family) for name in names), (world, family)
         assert "Coin (no model)" in names
@@ -151,3 +178,34 @@ def test_issue19_the_sites_games_are_exported_in_order_and_studied(tmp_path):
     )
     text = out.getvalue()
     assert "World **site**" in text and "site: 12 recorded games, parameters tuned on thurstone" in text
+
+
+def test_issue19_the_tie_comparison_gives_ties_to_the_package_as_draws():
+    import trueskill
+
+    from ratings import model
+
+    native, averaged = study.NativeTiesRater(), study.ShippedRater()
+    for rater in (native, averaged):
+        rater.update("podkidnoy", [[1], [2], [3]], [1, 1, 2])  # a shared first place
+    env = trueskill.TrueSkill(mu=model.MU, sigma=model.SIGMA, beta=model.BETA, tau=model.TAU, draw_probability=0.02)
+    (first,), _, _ = env.rate([(env.create_rating(),)] * 3, ranks=[1, 1, 2])
+    assert native.plain[("podkidnoy", 1)] == (first.mu, first.sigma)
+    start = (model.MU, model.SIGMA)
+    assert averaged.plain[("podkidnoy", 1)] == model.rate([[start]] * 3, [1, 1, 2])[0][0]
+
+
+def test_issue19_the_sites_parameters_are_tuned_on_every_world_at_once():
+    outcome = study.tune_site(players=12, games=150, betas=(6.25, 12.5), taus=(0.0,), draw_probabilities=(0.0,))
+    assert len(outcome["rows"]) == 2
+    for row in outcome["rows"]:
+        assert set(row["worlds"]) == set(study.GENERATIVE_WORLDS) and row["spread"] in study.SPREADS
+        # the one spread for all is never better, in any world, than that world's own best
+        assert row["mean"] >= sum(w["durak_log_loss"] for w in row["worlds"].values()) / 2 - 1e-12
+    assert outcome["best"]["mean"] == min(row["mean"] for row in outcome["rows"])
+
+
+def test_issue19_sigma_falls_with_games_in_a_simulated_club():
+    curve = study.sigma_after_games(players=12, games=300, marks=(1, 5, 20))
+    assert curve[1]["median"] > curve[5]["median"] > curve[20]["median"]
+    assert all(c["median"] <= c["p90"] for c in curve.values())

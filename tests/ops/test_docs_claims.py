@@ -92,7 +92,7 @@ print(json.dumps({
         "MAX_WAITING_TABLES", "TABLE_CREATE_RATE", "GUEST_CREATE_RATE", "SIGNUP_RATE", "PAIR_INVITE_RATE",
         "SOCKETS_PER_USER", "SOCKETS_PER_ADDRESS", "SOCKET_LEASE_SECONDS", "REVIEWS_PER_DAY",
         "LOBBY_REFRESH_SECONDS", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "LOG_LEVEL", "TIME_ZONE",
-        "CELERY_EMBEDDED", "BOT_PAUSE_SECONDS")},
+        "CELERY_EMBEDDED", "BOT_PAUSE_SECONDS", "GC_GEN0_THRESHOLD")},
 }))
 """
 
@@ -140,7 +140,7 @@ SPOKEN_DEFAULTS = {
 
 def test_issue21_every_configuration_variable_is_read_by_the_settings():
     assert len(VARIABLES) >= 30
-    read = set(re.findall(r'env_(?:str|bool|int|list|rate)\(\s*"([A-Z_]+)"', SETTINGS_SOURCE))
+    read = set(re.findall(r'env_(?:str|bool|int|list|rate)\(\s*"([A-Z0-9_]+)"', SETTINGS_SOURCE))
     # PORT is the port of the processes, not a setting: dev.py, the Procfile and supervisord read it.
     assert "PORT" not in read
     assert 'os.environ.get("PORT")' in (ROOT / "dev.py").read_text(encoding="utf-8")

@@ -226,9 +226,10 @@ def test_the_rating_study_reports_what_farming_gains_without_and_with_the_rule(c
 
     call_command("rating_study", farming=True)
     table = capsys.readouterr().out
-    # The reproduction's 8 games (issue 16 saw +35 with beta 25; +109 with beta 12.5), and what
+    # The reproduction's 8 games (issue 16 saw +35 with beta 25; +109 with beta 12.5, +132 with
+    # TrueSkill beta 20.8), and what
     # the rule leaves of it (docs/ratings.md).
-    assert "| 8 games in 3 minutes (issue 16's reproduction) | 8 | +109 | +38 | 5 |" in table
+    assert "| 8 games in 3 minutes (issue 16's reproduction) | 8 | +132 | +49 | 5 |" in table
     for row in study.farming_table():
         assert 0 < row["gain_with_rule"] < row["gain_without_rule"]
 

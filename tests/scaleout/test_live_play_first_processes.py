@@ -6,21 +6,8 @@ or redis-server; fails under CI=true."""
 
 from __future__ import annotations
 
-import os
-from urllib.parse import urlsplit, urlunsplit
-
-from tests.scaleout.runner import run_inner
+from tests.scaleout.runner import run_scenario
 
 
 def test_issue16_live_play_first_with_separate_latency_and_batch_workers(postgres_url, private_redis_port):
-    pg = urlsplit(postgres_url)
-    counts = run_inner(
-        {
-            "DATABASE_URL": urlunsplit((pg.scheme, pg.netloc, f"/durak_live_first_{os.getpid()}", "", "")),
-            "REDIS_URL": f"redis://127.0.0.1:{private_redis_port}/0",
-            "DURAK_INNER_SCENARIO": "1",
-        },
-        "test_live_play_first_processes.py",
-        timeout=900,
-    )
-    assert counts.get("passed", 0) == 1 and not counts.get("failed"), counts
+    run_scenario(postgres_url, private_redis_port, "durak_live_first", "test_live_play_first_processes.py")

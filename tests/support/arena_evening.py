@@ -1,7 +1,7 @@
 """Issue 20, "Tests": an arena of 20 players at tables of four, run by Celery alone: the
-embedded worker and beat on SQLite (tests/tournaments/inner/test_arena_in_process.py). (The
-same run with real worker and beat processes on PostgreSQL + Redis is not in the suite yet: it
-hung in a full run and is being looked into.)
+embedded worker and beat on SQLite (tests/tournaments/inner/test_arena_in_process.py), and
+again with real worker and beat processes on PostgreSQL + Redis
+(tests/scaleout/inner/test_arena_processes.py).
 
 Nobody calls a task or a service of the event here: beat's sweep starts the arena at its
 time and deals the first tables; the players (this thread) play every game dealt to them

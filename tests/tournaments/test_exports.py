@@ -96,7 +96,7 @@ def club_event():
     _bye(two, petr)
     Entrant.objects.filter(pk=petr.pk).update(state=Entrant.State.WITHDRAWN)
     # Олег has a settled rating; Мария a provisional one; the others none.
-    Rating.objects.create(user=users[0], variant="podkidnoy", mu=30.0, sigma=6.5, games=120)
+    Rating.objects.create(user=users[0], variant="podkidnoy", mu=30.0, sigma=4.0, games=120)
     Rating.objects.create(user=users[1], variant="podkidnoy", mu=30.0, sigma=8.3, games=3)
     return event
 

@@ -5,6 +5,8 @@
     python manage.py rating_study --wide --clubs 5 --players 100 --games 3000 --workers 2 --out wide.json
     python manage.py rating_study --export site_games.jsonl   (the site's recorded games, for --site-games)
     python manage.py rating_study --wide --site-games site_games.jsonl
+    python manage.py rating_study --tune-site   (the site's TrueSkill beta, tau and chance spread)
+    python manage.py rating_study --sigmas   (how sigma falls: SETTLED_SIGMA, PROVISIONAL_SIGMA)
 
 `--wide` is issue 19's study (docs/ratings.md, "The wider study"): several
 independent clubs per generative world, every model tuned on a club of its own,
@@ -60,10 +62,32 @@ class Command(BaseCommand):
         parser.add_argument(
             "--export", default="", help="write the site's recorded rated games (places in order) to this file"
         )
+        parser.add_argument(
+            "--tune-site",
+            action="store_true",
+            help="choose the site's TrueSkill beta, tau and chance spread on the generative worlds' tuning clubs",
+        )
+        parser.add_argument(
+            "--ties",
+            type=int,
+            default=0,
+            help="the site's tie treatment against the package's own draws on engine-played clubs of N games",
+        )
+        parser.add_argument(
+            "--sigmas",
+            action="store_true",
+            help="how sigma falls in a simulated club (SETTLED_SIGMA, PROVISIONAL_SIGMA) and games until established",
+        )
 
     def handle(self, *args, games, players, seed, workers, holdout, cache, fresh, out, farming=False, **options):
         if options.get("export"):
             return self.export(options["export"])
+        if options.get("tune_site"):
+            return self.tune_site(options, seed, workers)
+        if options.get("sigmas"):
+            return self.sigmas(players, games, seed)
+        if options.get("ties"):
+            return self.ties(options["ties"], players, seed, workers, options.get("clubs") or 3)
         if options.get("wide"):
             return self.wide(games, players, seed, workers, holdout, out, options)
         if farming:
@@ -129,6 +153,56 @@ class Command(BaseCommand):
             f"games={len(records)} held_out_pairs={best.pairs}"
         )
 
+    def tune_site(self, options, seed, workers):
+        worlds = [w for w in options["worlds"].split(",") if w]
+        # the wider study's tuning clubs (its default --players 100 --games 3000, seed --seed)
+        outcome = study.tune_site(worlds, players=100, games=3000, seed=seed, workers=workers)
+        head = " | ".join(f"{w}: spread, durak log-loss" for w in worlds)
+        self.stdout.write(f"| beta | tau | draw probability | {head} | one spread for all | mean at it |")
+        self.stdout.write("|---:|---:|---:|" + "---:|" * (len(worlds) + 2))
+        for row in outcome["rows"]:
+            cells = [f"{row['worlds'][w]['spread']:g}, {row['worlds'][w]['durak_log_loss']:.4f}" for w in worlds]
+            self.stdout.write(
+                f"| {row['beta']:g} | {row['tau']:.3g} | {row['draw_probability']:g} | "
+                + " | ".join(cells)
+                + f" | {row['spread']:g} | {row['mean']:.4f} |"
+            )
+        best = outcome["best"]
+        self.stdout.write(
+            f"best beta={best['beta']:g} tau={best['tau']:.4g} draw_probability={best['draw_probability']:g} "
+            f"spread={best['spread']:g} mean_durak_log_loss={best['mean']:.4f}"
+        )
+
+    def sigmas(self, players, games, seed):
+        from ratings import model as rating_model
+
+        curve = study.sigma_after_games(players=players, games=games, seed=seed)
+        self.stdout.write("| games | " + " | ".join(str(n) for n in curve) + " |")
+        self.stdout.write("|---|" + "---:|" * len(curve))
+        self.stdout.write("| median sigma | " + " | ".join(f"{c['median']:.2f}" for c in curve.values()) + " |")
+        self.stdout.write("| 90th percentile | " + " | ".join(f"{c['p90']:.2f}" for c in curve.values()) + " |")
+        self.stdout.write("| players | " + " | ".join(str(c["players"]) for c in curve.values()) + " |")
+        counts = {kind: study.games_until_established(kind) for kind in study.ESTABLISHED_KINDS}
+        self.stdout.write(
+            f"games until established (sigma <= {rating_model.PROVISIONAL_SIGMA:g}): "
+            + ", ".join(f"{kind}: {n}" for kind, n in counts.items())
+        )
+
+    def ties(self, n, players, seed, workers, clubs):
+        """Engine-played clubs (cached like --wide's engine world): the tie treatments compared."""
+        played = [
+            study.engine_club(players, n, seed + k, workers, f"/tmp/rating_study_{n}_{players}_{seed + k}.json.gz")
+            for k in range(1, clubs + 1)
+        ]
+        outcome = study.tie_treatments(played)
+        for key, scores in outcome["rows"].items():
+            losses = ", ".join(f"{s.durak_log_loss:.4f}" for s in scores)
+            pairs = ", ".join(f"{s.pair_log_loss:.4f}" for s in scores)
+            self.stdout.write(f"{key}: durak log-loss per club {losses}; pairwise log-loss {pairs}")
+        for metric, (mean, half) in outcome["native_minus_averaged"].items():
+            self.stdout.write(f"native draws minus averaged ties, {metric}: {mean:+.4f} ± {half:.4f}")
+        self.stdout.write(f"games {outcome['games']}, of them with tied sides {outcome['games_with_ties']}")
+
     def export(self, path):
         """The site's rated games, every variant in finishing order, as the ratings read them
         (ratings.selectors.games_to_rate): one JSON line per game, sides of user ids and their ranks."""
@@ -193,8 +267,18 @@ class Command(BaseCommand):
         best = study.wide_winner(outcome)
         self.stdout.write(study.format_wide(outcome))
         self.stdout.write("\nReliability (shown % / durak % (sides)), all evaluation clubs pooled:\n")
-        keys = ("shipped", best["key"]) if best["key"] != "shipped" else ("shipped",)
+        keys = ["shipped", "shipped, per side", "previously shipped"]
+        keys += [best["key"]] if best["key"] not in keys else []
         self.stdout.write(study.format_reliability(outcome, keys))
+        self.stdout.write("\nThe same, 2v2 sides only:\n")
+        self.stdout.write(study.format_reliability(outcome, keys, "pairs_reliability"))
+        for world, data in outcome["worlds"].items():
+            if "shipped" in data["tuned"]:
+                spreads = data["tuned"]["shipped"]
+                self.stdout.write(
+                    f"{world}: the shipped ratings' best chance spread on the tuning club: "
+                    f"{spreads['per_player']:g} with one noise per player, {spreads['per_side']:g} with one per side"
+                )
         if "site" in outcome["worlds"]:
             self.stdout.write(
                 f"\nsite: {outcome['worlds']['site']['games'][0]} recorded games, parameters tuned on "
