@@ -57,9 +57,7 @@ def do_player_move(*, game_id: int, user, action: str, expected_seat: int | None
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = _seats(game)
-        seat = next((s for s in seats.values() if s.user_id == user.pk), None)
-        if seat is None:
-            raise MoveRefused(_("You are not playing in this game."))
+        seat = _own_seat(seats, user)
         if expected_seat is not None and expected_seat != seat.number:
             raise MoveRefused(_("That seat is not yours."))
         if seat.autopilot:
@@ -80,9 +78,7 @@ def do_resign(*, game_id: int, user) -> None:
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = _seats(game)
-        seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
-        if seat is None:
-            raise MoveRefused(_("You are not playing in this game."))
+        seat = _own_seat(seats, user)
         if seat.autopilot:
             return
         seat.autopilot = True
@@ -99,9 +95,7 @@ def do_go_berserk(*, game_id: int, user) -> None:
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = _seats(game)
-        seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
-        if seat is None:
-            raise MoveRefused(_("You are not playing in this game."))
+        seat = _own_seat(seats, user)
         if seat.berserk:
             return
         if Move.objects.filter(game=game, seat=seat.number).exists():
@@ -138,9 +132,7 @@ def do_return_to_seat(*, game_id: int, user) -> None:
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = _seats(game)
-        seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
-        if seat is None:
-            raise MoveRefused(_("You are not playing in this game."))
+        seat = _own_seat(seats, user)
         if not seat.autopilot:
             raise MoveRefused(_("Your seat is not on autopilot: it is yours already."))
         seat.autopilot = False
@@ -415,6 +407,14 @@ def _locked_game(game_id: int, must_be_playing: bool = True) -> Game:
 
 def _seats(game: Game) -> dict[int, GameSeat]:
     return {s.number: s for s in _GAME_SEATS.fetch(game.pk)}
+
+
+def _own_seat(seats: dict[int, GameSeat], user) -> GameSeat:
+    """`user`'s seat of the game, or the refusal every seat action gives someone not playing."""
+    seat = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
+    if seat is None:
+        raise MoveRefused(_("You are not playing in this game."))
+    return seat
 
 
 _STATEMENTS: dict[tuple, tuple[str, list]] = {}  # (vendor, model, kind, field names) -> (SQL, fields)
