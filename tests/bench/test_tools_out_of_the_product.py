@@ -54,10 +54,13 @@ def test_issue21_3_no_product_app_holds_a_measurement_module():
     assert left == []
 
 
-def test_issue21_3_websockets_is_in_the_dev_lock_only():
+@pytest.mark.parametrize("package", ["websockets", "openskill"])
+def test_measurement_only_packages_are_in_the_dev_lock_only(package):
+    """The load test's client and the rating study's other models are never installed on a server."""
+
     def pins(name):
         text = (ROOT / "requirements" / name).read_text(encoding="utf-8").lower()
-        return any(line.split("=")[0].split(">")[0].strip() == "websockets" for line in text.splitlines())
+        return any(line.split("=")[0].split(">")[0].strip() == package for line in text.splitlines())
 
     assert not pins("base.in")
     assert not pins("base.txt")
