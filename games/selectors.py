@@ -12,6 +12,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 from django.utils import timezone
 
 from games.models import ChatMessage, Game, GameSeat, Move, Table, TableSeat
+from games.names import NAME_KEY_LENGTH, name_key
 
 CHAT_HISTORY = 50
 
@@ -137,8 +138,6 @@ def player_by_typed_name(typed: str):
     exact = user_by_name(typed)
     if exact is not None:
         return exact
-    from games.services.accounts import NAME_KEY_LENGTH, name_key
-
     key = name_key(typed)[:NAME_KEY_LENGTH]
     return get_user_model().objects.filter(profile__name_key=key).first()
 

@@ -2,7 +2,6 @@
 
 import re
 import secrets
-import unicodedata
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -11,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.errors import Refusal
 from games.models import Profile, Table
+from games.names import NAME_KEY_LENGTH, name_key
 
 from .play import do_finish_now, do_resign
 from .tables import do_create_table, do_join_table, do_leave_table
@@ -34,12 +34,6 @@ GUEST_NAME_RE = re.compile(r"^(?:guest|гость)\d*$")
 # A name that starts like a bot's ("Bot: Medium", "Бот: Сильный") is a bot's too.
 BOT_NAME_RE = re.compile(r"^(?:bots?|боты?):")
 _SEPARATORS = re.compile(r"[\s_.@+\-]+")
-NAME_KEY_LENGTH = 255  # Profile.name_key
-
-
-def name_key(name: str) -> str:
-    """What two names must differ in: NFKC, case folded, runs of spaces as one, trimmed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def _stored_key(key: str, suffix: str = "") -> str:
