@@ -276,7 +276,7 @@ def _mark_timed_out(event_id: int, now) -> list[str]:
     return done
 
 
-def _withdraw_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
+def withdraw_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
     done = []
     status = Tournament.objects.filter(pk=event.pk).values_list("status", flat=True).first()  # (a record may end it)
     if status not in Tournament.UNDER_WAY:  # an event over keeps its entrants as they finished

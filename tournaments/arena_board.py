@@ -60,7 +60,7 @@ def arena_board(event: Tournament, user=None, now=None) -> ArenaBoard:
     playing_round = round_ is not None and round_.status == Round.Status.PLAYING
     busy = arena.busy_entrants(round_) if playing_round else set()
     scores = arena.scores_of(round_, ids) if round_ is not None else {}
-    in_play = set(arena._in_play(event).values_list("pk", flat=True)) if playing_round else set()
+    in_play = set(arena.in_play(event).values_list("pk", flat=True)) if playing_round else set()
     rows = []
     for line in lines:
         entrant = entrants[line.entrant]

@@ -25,20 +25,20 @@ class RoundsLifecycle:
         """Under the event's lock, at its start time: round one starts."""
         from .services import lifecycle
 
-        return lifecycle._start_round(event, 1, now)
+        return lifecycle.start_round(event, 1, now)
 
     def seat_free(self, tournament_id: int, now, failures: list, hold) -> list[str]:
         """After the event's own move: record the games whose nudge was lost, then deal each
         table's next game of the round (each step in a transaction of its own)."""
         from .services import lifecycle
 
-        done = lifecycle._record_finished_games(tournament_id, now, failures, hold)
-        return done + lifecycle._deal_due_games(tournament_id, now, failures, hold)
+        done = lifecycle.record_finished_games(tournament_id, now, failures, hold)
+        return done + lifecycle.deal_due_games(tournament_id, now, failures, hold)
 
     def record_result(self, tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
         from .services import lifecycle
 
-        return lifecycle._record_round_game(tournament_id, round_table_id, game, now)
+        return lifecycle.record_round_game(tournament_id, round_table_id, game, now)
 
     def is_over(self, event: Tournament, now) -> bool:
         """A round event ends with its last round (services.results._finish_round)."""
@@ -52,7 +52,7 @@ class RoundsLifecycle:
         """Entrants marked absent in a game: withdrawn at ABSENCES_TO_WITHDRAW (tournaments.absence)."""
         from . import absence
 
-        return absence._withdraw_the_absent(event, entrant_ids, now)
+        return absence.withdraw_the_absent(event, entrant_ids, now)
 
 
 class ArenaLifecycle:
@@ -63,17 +63,17 @@ class ArenaLifecycle:
     def start(self, event: Tournament, now) -> list[str]:
         from .services import arena
 
-        return arena._start(event, now)
+        return arena.start_arena(event, now)
 
     def seat_free(self, tournament_id: int, now, failures: list, hold) -> list[str]:
         from .services import arena
 
-        return arena._steps(tournament_id, now, failures, hold)
+        return arena.arena_steps(tournament_id, now, failures, hold)
 
     def record_result(self, tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
         from .services import arena
 
-        return arena._record_one(tournament_id, round_table_id, game, now)
+        return arena.record_arena_game(tournament_id, round_table_id, game, now)
 
     def is_over(self, event: Tournament, now) -> bool:
         from .services import arena
@@ -88,7 +88,7 @@ class ArenaLifecycle:
     def absent(self, event: Tournament, entrant_ids, now) -> list[str]:
         from .services import arena
 
-        return arena._pause_the_absent(event, entrant_ids, now)
+        return arena.pause_the_absent(event, entrant_ids, now)
 
 
 ROUNDS = RoundsLifecycle()

@@ -62,7 +62,7 @@ def entry_of(event: Tournament, user) -> Entrant | None:
     return event.entrants.filter(Q(user=user) | Q(pair__player_one=user) | Q(pair__player_two=user)).first()
 
 
-def _standing_group(event: Tournament, entrant: Entrant, played: set[int]) -> str:
+def standing_group(event: Tournament, entrant: Entrant, played: set[int]) -> str:
     """standings.GROUPS: withdrawn, disqualified; "absent" when check-in was required, the event has
     started and the entrant never checked in (and so never played); else "active"."""
     if entrant.state == Entrant.State.WITHDRAWN and entrant.arena_left_at is None:
@@ -101,7 +101,7 @@ def standings_of(event: Tournament) -> list[standings.Line]:
         [e.pk for e in entrants],
         rows,
         ratings,
-        groups={e.pk: _standing_group(event, e, played) for e in entrants},
+        groups={e.pk: standing_group(event, e, played) for e in entrants},
         seeds={e.pk: e.seed for e in entrants},
         eliminated={e.pk: e.eliminated_in_round for e in entrants},
         knockout=event.format == Tournament.Format.KNOCKOUT,

@@ -45,7 +45,7 @@ from .. import formats, notify, signals
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import results, seating
-from .base import _locked_event
+from .base import locked_event
 from .lifecycle import StepFailed, open_round_tables
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def busy_entrants(round_: Round) -> set[int]:
     return {pk for entrants in round_.tables.filter(done=False).values_list("entrants", flat=True) for pk in entrants}
 
 
-def _in_play(event: Tournament):
+def in_play(event: Tournament):
     """Entrants who may be seated: active, checked in (when the event has a check-in)."""
     entrants = event.entrants.filter(state=Entrant.State.ACTIVE)
     if event.checkin_opens is not None:
@@ -84,7 +84,7 @@ def _in_play(event: Tournament):
 def free_entrants(event: Tournament, round_: Round) -> list[Entrant]:
     """Who the next pass may seat: in play, not paused, not at an unfinished table."""
     busy = busy_entrants(round_)
-    entrants = _in_play(event).filter(arena_paused=False).select_related("pair", "user").order_by("pk")
+    entrants = in_play(event).filter(arena_paused=False).select_related("pair", "user").order_by("pk")
     return [e for e in entrants if e.pk not in busy]
 
 
@@ -153,16 +153,16 @@ def recount(event: Tournament, entrant_ids) -> None:
                 Result.objects.filter(pk=result.pk).update(points=points)
 
 
-def _start(event: Tournament, now) -> list[str]:
+def start_arena(event: Tournament, now) -> list[str]:
     """Under the event's lock, at its start time: the arena's round starts, everyone in play
     is free, and the first pass seats them. Fewer than two: the event is cancelled."""
-    entrants = seating._eligible(event, ARENA_ROUND)
+    entrants = seating.eligible_for_round(event, ARENA_ROUND)
     if len(entrants) < 2:
         event.status = Tournament.Status.CANCELLED
         event.finished_at = now
         event.save(update_fields=["status", "finished_at"])
         return ["cancelled: too few entrants"]
-    seating._fix_seeds(entrants, seating._seeded(event, entrants)[0])
+    seating.fix_seeds(entrants, seating.seeded_ids(event, entrants)[0])
     round_, _created = Round.objects.get_or_create(tournament=event, number=ARENA_ROUND, defaults={"starts_at": now})
     if round_.status != Round.Status.SCHEDULED:
         return []
@@ -186,7 +186,7 @@ def do_arena_seating_pass(*, tournament_id: int, now=None) -> int:
     once no game is in play, finishes the event."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         if not event.is_arena or event.status not in Tournament.UNDER_WAY:
             return 0
         round_ = arena_round(event)
@@ -258,16 +258,16 @@ def _finish_if_done(event: Tournament, round_: Round, now) -> list[str]:
     round_.status = Round.Status.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
-    results._finish_event(event, now)
+    results.finish_event(event, now)
     notify.event_changed_on_commit(event.pk)
     return ["event finished"]
 
 
-def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
+def record_arena_game(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
     """A finished arena game: a result per entrant, the points recounted, its players free
     again; a pass is nudged once this is committed."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         round_ = rt.round
         if rt.done or round_.status != Round.Status.PLAYING:
@@ -275,7 +275,7 @@ def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> lis
         if Result.objects.filter(round=round_, game_id=game["pk"]).exists():
             return []
         entrants = list(rt.entrants)
-        places, _points, durak, house = results._game_outcome(event, entrants, game)
+        places, _points, durak, house = results.game_outcome(event, entrants, game)
         berserk = _berserk_entrants(event, entrants, game["seats"])
         for pk in entrants:
             Result.objects.create(
@@ -312,7 +312,7 @@ def _berserk_entrants(event: Tournament, entrants: list[int], seats: list[dict])
     return {pk for team, pk in enumerate(entrants) if all(s.get("berserk") for s in seats if s["number"] % 2 == team)}
 
 
-def _steps(tournament_id: int, now, failures: list, hold) -> list[str]:
+def arena_steps(tournament_id: int, now, failures: list, hold) -> list[str]:
     """The sweep's part after the event's own move: games whose nudge was lost are recorded
     (each on its own), then a seating pass (which also ends the arena when it is over)."""
     done: list[str] = []
@@ -332,7 +332,7 @@ def _steps(tournament_id: int, now, failures: list, hold) -> list[str]:
         if game is None:
             continue
         try:
-            done += _record_one(tournament_id, rt.pk, game, now)
+            done += record_arena_game(tournament_id, rt.pk, game, now)
         except Exception as exc:  # noted; the sweep tries again after a pause
             failures.append(StepFailed(StuckStep.Step.RECORD, rt.pk, exc))
     if (StuckStep.Step.DEAL, None) not in hold:
@@ -346,7 +346,7 @@ def _steps(tournament_id: int, now, failures: list, hold) -> list[str]:
     return done
 
 
-def _pause_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
+def pause_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
     """A no-show forfeited an arena game (tournaments.absence): he is paused, not seated again
     until he comes back (unless the director keeps him); his game scores nothing."""
     recount(event, entrant_ids)
@@ -367,7 +367,7 @@ def _pause_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
 
 def _arena_entry(tournament_id: int, user) -> tuple[Tournament, Entrant]:
     """The event (locked) and the user's entry in it, refused unless the arena is under way."""
-    event = _locked_event(tournament_id)
+    event = locked_event(tournament_id)
     if not event.is_arena:
         raise TournamentRefused(_("This event is not an arena."))
     if event.status not in Tournament.UNDER_WAY:

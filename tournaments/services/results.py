@@ -1,8 +1,8 @@
 """Results: a game's results at its table, closing tables and rounds, eliminations, the
 event's end, the scores of requested byes, and the director's corrections.
 
-Each game's results are stored in a transaction of their own (`_record_one`), and only
-after they are committed is the table's next game dealt (`_deal_next`): a deal that
+Each game's results are stored in a transaction of their own (`record_table_game`), and only
+after they are committed is the table's next game dealt (`deal_next`): a deal that
 fails takes no result back.
 """
 
@@ -23,8 +23,8 @@ from .. import formats, lifecycles, notify, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import seating, setup
-from .base import _is_knockout, _locked_event
-from .director import _allow, _director, _log, _name
+from .base import is_knockout, locked_event
+from .director import check_allowed, entrant_name, log_action, require_director
 
 # A requested bye scores this share of the bye the seating gives (standings.bye_points).
 REQUESTED_BYE_SHARE = 0.5
@@ -34,7 +34,7 @@ def requested_bye_points(event: Tournament) -> float:
     return standings.bye_points(setup.points_table(event)) * REQUESTED_BYE_SHARE
 
 
-def _requested_bye_results(event: Tournament, round_: Round) -> None:
+def requested_bye_results(event: Tournament, round_: Round) -> None:
     """Those who asked to sit out this round: a bye result of requested_bye_points (the
     seating left them out: `_eligible`)."""
     if event.format != Tournament.Format.SWISS:
@@ -49,10 +49,10 @@ def _requested_bye_results(event: Tournament, round_: Round) -> None:
         )
 
 
-def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
+def record_table_game(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
     """One game's results, in a transaction of their own."""
     with transaction.atomic():
-        return _record(_locked_event(tournament_id), round_table_id, game, now)
+        return _record(locked_event(tournament_id), round_table_id, game, now)
 
 
 def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str]:
@@ -64,7 +64,7 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
         return []
     game_number = rt.games_played + 1
     entrants = rt.entrants
-    places, points, durak, house = _game_outcome(event, entrants, game)
+    places, points, durak, house = game_outcome(event, entrants, game)
     for pk in entrants:
         Result.objects.create(
             round=round_,
@@ -83,12 +83,12 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
     out_of_time = round_.ends_at is not None and round_.ends_at <= now
     if rt.games_played >= event.games_per_round or out_of_time:
         done += _close_table(event, rt, now)
-    # Otherwise the next game is dealt once this result is committed (`_deal_next`), never in
+    # Otherwise the next game is dealt once this result is committed (`deal_next`), never in
     # this transaction: a deal that fails must not take the result back with it.
     return done
 
 
-def _game_outcome(event: Tournament, entrants: list[int], game: dict) -> tuple[dict, dict, dict, set]:
+def game_outcome(event: Tournament, entrants: list[int], game: dict) -> tuple[dict, dict, dict, set]:
     """A finished game at a table of `entrants` (in seat order; pairs: team order): each
     entrant's place, points by the event's points table, durak flag, and the entrants whose
     seat a house bot played (absent)."""
@@ -140,17 +140,17 @@ def _table_places(entrants: list[int], seats: dict[int, dict]) -> tuple[dict[int
     return places, losers
 
 
-def _recorded_games(round_: Round, rows) -> set[int]:
+def recorded_games(round_: Round, rows) -> set[int]:
     game_ids = [row["pk"] for row in rows]
     return set(Result.objects.filter(round=round_, game_id__in=game_ids).values_list("game_id", flat=True))
 
 
-def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
+def deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
     """The round's next game at one table, if it waits for one (re-checked under the
     event's lock, so a nudge and the sweep deal it once). A time limit that came
     between two games ends the table's round instead."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         round_ = rt.round
         if rt.done or rt.table_id is None or round_.status != Round.Status.PLAYING:
@@ -158,7 +158,7 @@ def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
         if rt.games_played >= event.games_per_round:
             return []
         latest = game_records.latest_games([rt.table_id]).get(rt.table_id)
-        if latest is not None and (latest["status"] != GameStatus.FINISHED or not _recorded_games(round_, [latest])):
+        if latest is not None and (latest["status"] != GameStatus.FINISHED or not recorded_games(round_, [latest])):
             return []  # a game is on (a repeated nudge dealt it), or its result is not stored yet
         if round_.ends_at is not None and round_.ends_at <= now:
             return [f"table {rt.number}: out of time", *_close_table(event, rt, now)]
@@ -171,21 +171,21 @@ def _finish_round(event: Tournament, round_: Round, now) -> list[str]:
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
     done = [f"round {round_.number} finished"]
-    if _is_knockout(event):
+    if is_knockout(event):
         _eliminate(event, round_)
         alive = event.entrants.filter(state=Entrant.State.ACTIVE, eliminated_in_round=None).count()
         last = alive <= 1
     else:
         last = round_.number >= (seating.total_rounds(event) or 0)
     if last:
-        _finish_event(event, now)
+        finish_event(event, now)
         done.append("event finished")
         return done
     starts_at = now + event.pause_between_rounds
     following, _created = Round.objects.get_or_create(
         tournament=event, number=round_.number + 1, defaults={"starts_at": starts_at}
     )
-    seating._draft(event, following)  # the director sees (and may edit) the next seating before it starts
+    seating.draft_seating(event, following)  # the director sees (and may edit) the next seating before it starts
     notify.nudge_event_on_commit(event.pk, event.variant, starts_at)
     done.append(f"round {round_.number + 1} scheduled")
     return done
@@ -206,7 +206,7 @@ def _eliminate(event: Tournament, round_: Round) -> None:
     Entrant.objects.filter(pk__in=seated - survivors).update(eliminated_in_round=round_.number)
 
 
-def _finish_event(event: Tournament, now) -> None:
+def finish_event(event: Tournament, now) -> None:
     if event.status == Tournament.Status.CANCELLED:
         return  # a game that ended after the director cancelled the event: it stays cancelled
     event.status = Tournament.Status.FINISHED
@@ -247,10 +247,10 @@ def most_points(event: Tournament) -> float:
 def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: str = "") -> Result:
     """Set one result's points by hand (a bye, or a score the places do not give);
     the outcome of a game is corrected by places (`do_correct_places`)."""
-    _director(by)
+    require_director(by)
     points = parse_points(points)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         if event.is_arena:
             raise TournamentRefused(_("In an arena the points follow the places and streaks: correct the places."))
         result = (
@@ -261,7 +261,7 @@ def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: s
         )
         if result is None:
             raise TournamentRefused(_("There is no such result in this event."))
-        _allow(event, "correct")
+        check_allowed(event, "correct")
         most = most_points(event)
         if points > most:
             raise TournamentRefused(_("A result scores at most %(most)s points in this event."), most=_points(most))
@@ -273,14 +273,14 @@ def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: s
         result.corrected_at = timezone.now()
         result.note = note[:200]
         result.save(update_fields=["points", "original_points", "corrected_by", "corrected_at", "note"])
-        _log(
+        log_action(
             event,
             by,
             "points",
             note,
             result=result.pk,
             round=result.round.number,
-            name=_name(result.entrant),
+            name=entrant_name(result.entrant),
             before=before,
             after=points,
         )
@@ -301,12 +301,12 @@ def do_correct_places(
     """Correct the outcome of one game at a table: the places of all its entrants, from which
     the points, the durak finish and (knockout) who goes on follow, and so do the ratings
     (the game's counted places are corrected too). Logged with the old and new outcome."""
-    _director(by)
+    require_director(by)
     reason = (reason or "").strip()
     if not reason:
         raise TournamentRefused(_("Say why the outcome is corrected."))
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = (
             RoundTable.objects.select_for_update(of=("self",))
             .select_related("round")
@@ -315,7 +315,7 @@ def do_correct_places(
         )
         if rt is None:
             raise TournamentRefused(_("There is no such table in this event."))
-        _allow(event, "correct")
+        check_allowed(event, "correct")
         round_ = rt.round
         results = {
             r.entrant_id: r
@@ -337,7 +337,7 @@ def do_correct_places(
         if any(not 1 <= p <= len(entrants) for p in given.values()):
             raise TournamentRefused(_("A place is a number from 1 to %(count)s."), count=len(entrants))
         later = event.round_set.filter(number__gt=round_.number)
-        if _is_knockout(event) and later.exclude(status=Round.Status.SCHEDULED).exists():
+        if is_knockout(event) and later.exclude(status=Round.Status.SCHEDULED).exists():
             raise TournamentRefused(
                 _("The next round of the knockout has started: only its latest round can be corrected.")
             )
@@ -352,7 +352,7 @@ def do_correct_places(
         before, after, now = {}, {}, timezone.now()
         for pk in entrants:
             result = results[pk]
-            name = _name(result.entrant)
+            name = entrant_name(result.entrant)
             before[name] = {"place": result.place, "points": result.points, "durak": result.is_durak}
             if result.original_points is None:
                 result.original_points = result.points
@@ -364,7 +364,7 @@ def do_correct_places(
             after[name] = {"place": given[pk], "points": points[pk], "durak": durak[pk]}
         lifecycles.of(event).results_changed(event, entrants)  # (an arena recounts its streaks)
         for result in Result.objects.filter(pk__in=[r.pk for r in results.values()]).select_related("entrant"):
-            after[_name(result.entrant)]["points"] = result.points
+            after[entrant_name(result.entrant)]["points"] = result.points
         game_id = next((r.game_id for r in results.values() if r.game_id), None)
         if game_id is not None:
             # What the ratings read: the counted places of the game's seats.
@@ -373,7 +373,7 @@ def do_correct_places(
             else:
                 seat_places = {n: given[pk] for n, pk in enumerate(entrants)}
             game_corrections.do_correct_counted_places(game_id=game_id, places=seat_places, by_id=by.pk, now=now)
-        if _is_knockout(event) and round_.status == Round.Status.FINISHED:
+        if is_knockout(event) and round_.status == Round.Status.FINISHED:
             # Who goes on follows the corrected places; a next round not started is seated again.
             Entrant.objects.filter(tournament=event, eliminated_in_round=round_.number).update(eliminated_in_round=None)
             _eliminate(event, round_)
@@ -382,7 +382,7 @@ def do_correct_places(
                 scheduled.byes = []
                 scheduled.seated_by_director = False
                 scheduled.save(update_fields=["byes", "seated_by_director"])
-        _log(
+        log_action(
             event,
             by,
             "correct",
@@ -403,12 +403,12 @@ def do_correct_places(
 def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[str]:
     """The director ends one table's round with the games recorded there so far
     (a table whose next game cannot be dealt); the round ends with its last table."""
-    _director(by)
+    require_director(by)
     now = timezone.now()
     if not RoundTable.objects.filter(pk=round_table_id, round__tournament_id=tournament_id).exists():
         raise TournamentRefused(_("There is no such table in this event."))
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         if rt.done or rt.round.status != Round.Status.PLAYING:
             raise TournamentRefused(_("This table's round is already over."))
@@ -417,6 +417,6 @@ def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[s
             raise TournamentRefused(_("A game is on at this table: end its round once the game is over."))
         done = [f"table {rt.number}: ended by the director", *_close_table(event, rt, now)]
         StuckStep.objects.filter(tournament=event, round_table=rt).delete()
-        _log(event, by, "end_table", round=rt.round.number, table=rt.number, game_number=rt.games_played)
+        log_action(event, by, "end_table", round=rt.round.number, table=rt.number, game_number=rt.games_played)
     notify.event_changed_on_commit(tournament_id)
     return done

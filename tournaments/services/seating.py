@@ -1,7 +1,7 @@
 """Seating a round: who is eligible, seeds, the formats' seating, drafts and the director's reseat.
 
-A scheduled round is drafted (`_draft`) as soon as its field is known; the director may
-edit and publish it; the start (`lifecycle._start_round`) seats it again if its field
+A scheduled round is drafted (`draft_seating`) as soon as its field is known; the director may
+edit and publish it; the start (`lifecycle.start_round`) seats it again if its field
 changed meanwhile (`draft_is_stale`).
 """
 
@@ -17,13 +17,13 @@ from .. import formats, notify
 from ..errors import TournamentRefused
 from ..formats.seating import repeat_flags, repeat_pairs, score_flags
 from ..models import Entrant, Result, Round, RoundTable, Tournament
-from .base import _locked_event, current_round
-from .director import _allow, _director, _log
+from .base import current_round, locked_event
+from .director import check_allowed, log_action, require_director
 
 log = logging.getLogger(__name__)
 
 
-def _eligible(event: Tournament, number: int) -> list[Entrant]:
+def eligible_for_round(event: Tournament, number: int) -> list[Entrant]:
     entrants = event.entrants.filter(state=Entrant.State.ACTIVE, joined_round__lte=number, eliminated_in_round=None)
     if event.format == Tournament.Format.SWISS:
         entrants = entrants.exclude(requested_bye_round=number)  # asked to sit it out
@@ -69,7 +69,7 @@ def _number(value):
         return None
 
 
-def _seeded(event: Tournament, entrants) -> tuple[list[int], dict[int, float]]:
+def seeded_ids(event: Tournament, entrants) -> tuple[list[int], dict[int, float]]:
     """Entrant ids by rating (best first) when ratings exist, else by registration order."""
     ratings = entrant_ratings(event, entrants)
     order = {e.pk: i for i, e in enumerate(entrants)}
@@ -77,10 +77,10 @@ def _seeded(event: Tournament, entrants) -> tuple[list[int], dict[int, float]]:
     return ids, ratings
 
 
-def _drop_ineligible(event: Tournament, round_: Round) -> None:
+def drop_ineligible(event: Tournament, round_: Round) -> None:
     """A director's seating made earlier: who withdrew since sits nowhere; a table left
     with one entrant makes him sit out (a bye)."""
-    eligible = {e.pk for e in _eligible(event, round_.number)}
+    eligible = {e.pk for e in eligible_for_round(event, round_.number)}
     byes = [pk for pk in round_.byes if pk in eligible]
     for rt in round_.tables.all():
         present = [pk for pk in rt.entrants if pk in eligible]
@@ -96,7 +96,7 @@ def _drop_ineligible(event: Tournament, round_: Round) -> None:
     round_.save(update_fields=["byes"])
 
 
-def _seat_users(entrants: list[Entrant], event: Tournament) -> list:
+def users_to_seat(entrants: list[Entrant], event: Tournament) -> list:
     if event.is_pairs:
         first, second = entrants
         # Partners opposite: seats 0 and 2 one pair, 1 and 3 the other.
@@ -118,14 +118,14 @@ def _scores(event: Tournament) -> dict[int, float]:
     return scores
 
 
-def _seat(event: Tournament, number: int):
+def seat_round(event: Tournament, number: int):
     """The seating of round `number` from the formats (None: fewer than two to seat)."""
-    entrants = _eligible(event, number)
+    entrants = eligible_for_round(event, number)
     if len(entrants) < 2:
         return None
-    ids, ratings = _seeded(event, entrants)
+    ids, ratings = seeded_ids(event, entrants)
     if number == 1:
-        _fix_seeds(entrants, ids)
+        fix_seeds(entrants, ids)
     size = event.entrants_per_table
     if event.format == Tournament.Format.SWISS:
         scores = _scores(event)
@@ -158,7 +158,7 @@ def _seat(event: Tournament, number: int):
     return formats.knockout_round(ids, size, seeds=seeds, round_number=number)
 
 
-def _fix_seeds(entrants: list[Entrant], ids: list[int]) -> None:
+def fix_seeds(entrants: list[Entrant], ids: list[int]) -> None:
     """The seeds of the event (1 is the best), fixed at its start: a knockout's later
     rounds follow the bracket they made, not the ratings of the day."""
     for seed, pk in enumerate(ids, start=1):
@@ -178,7 +178,7 @@ def _round_robin_field(event: Tournament, ids: list[int]) -> list[int]:
     return seeded
 
 
-def _store_seating(round_: Round, seating) -> None:
+def store_seating(round_: Round, seating) -> None:
     RoundTable.objects.filter(round=round_).delete()
     for i, table in enumerate(seating.tables, start=1):
         RoundTable.objects.create(round=round_, number=i, entrants=list(table))
@@ -189,7 +189,7 @@ def _store_seating(round_: Round, seating) -> None:
 
 def eligible_entrants(event: Tournament, number: int) -> list[Entrant]:
     """Who plays round `number` if it started now (the draft's field)."""
-    return _eligible(event, number)
+    return eligible_for_round(event, number)
 
 
 def meetings_before(event: Tournament, number: int) -> dict[int, dict[int, int]]:
@@ -215,17 +215,17 @@ def seating_of(event: Tournament, number: int, tables: list[list[int]], byes: li
     return formats.Seating(tables=tables, byes=list(byes), repeats=len(pairs), flags=flags)
 
 
-def _draft(event: Tournament, round_: Round) -> None:
+def draft_seating(event: Tournament, round_: Round) -> None:
     """Seat a scheduled round now, as a draft: the director sees it, may edit and publish it;
     untouched, it is what the round starts with (recomputed if the field changed meanwhile)."""
     if round_.status != Round.Status.SCHEDULED:
         return
     RoundTable.objects.filter(round=round_).delete()  # (a round robin's field is not the old draft's)
-    seating = _seat(event, round_.number)
+    seating = seat_round(event, round_.number)
     if seating is None:  # fewer than two to seat: the start decides (cancel or finish)
         round_.byes, round_.flags = [], []
     else:
-        _store_seating(round_, seating)
+        store_seating(round_, seating)
     round_.drafted_for = _draft_key(event, round_.number)
     round_.seated_by_director = False
     round_.published_at = None
@@ -235,7 +235,9 @@ def _draft(event: Tournament, round_: Round) -> None:
 def _draft_key(event: Tournament, number: int) -> list[list]:
     """What a draft was computed from: each eligible entrant with his score."""
     scores = _scores(event)
-    return [[e.pk, round(scores.get(e.pk, 0.0), 6)] for e in sorted(_eligible(event, number), key=lambda e: e.pk)]
+    return [
+        [e.pk, round(scores.get(e.pk, 0.0), 6)] for e in sorted(eligible_for_round(event, number), key=lambda e: e.pk)
+    ]
 
 
 def draft_is_stale(event: Tournament, round_: Round) -> bool:
@@ -244,12 +246,12 @@ def draft_is_stale(event: Tournament, round_: Round) -> bool:
     return _draft_key(event, round_.number) != list(round_.drafted_for or [])
 
 
-def _seat_newcomers(event: Tournament, round_: Round) -> None:
+def seat_newcomers(event: Tournament, round_: Round) -> None:
     """Entrants who became eligible after the director edited the draft (late entrants):
     each to the emptiest table with a free seat; the rest together at new tables, one
     left alone sits out."""
     placed = {pk for rt in round_.tables.all() for pk in rt.entrants} | set(round_.byes)
-    new = [e.pk for e in _eligible(event, round_.number) if e.pk not in placed]
+    new = [e.pk for e in eligible_for_round(event, round_.number) if e.pk not in placed]
     if not new:
         return
     tables = list(round_.tables.order_by("number"))
@@ -290,29 +292,29 @@ def _draft_round_of(event: Tournament) -> Round:
 def do_draft_round(*, tournament_id: int, by) -> Round:
     """The director's "preview": the waiting round's seating computed now (an edited draft
     is replaced by the automatic one)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = _draft_round_of(event)
-        _draft(event, round_)
-        _log(event, by, "draft", round=round_.number)
+        draft_seating(event, round_)
+        log_action(event, by, "draft", round=round_.number)
     notify.event_changed_on_commit(tournament_id)
     return round_
 
 
 def do_publish_round(*, tournament_id: int, by) -> Round:
     """Show the waiting round's draft to the players (the start publishes it anyway)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = _draft_round_of(event)
         if not round_.tables.exists():
             raise TournamentRefused(_("There is no seating to publish yet."))
         round_.published_at = timezone.now()
         round_.save(update_fields=["published_at"])
-        _log(event, by, "publish", round=round_.number)
+        log_action(event, by, "publish", round=round_.number)
     notify.event_changed_on_commit(tournament_id)
     return round_
 
@@ -333,10 +335,10 @@ def total_rounds(event: Tournament) -> int | None:
 def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[int]]) -> Round:
     """The director seats a round that has not started: every eligible entrant
     once, tables of 2 up to the table size; the rest sit out (a bye)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = Round.objects.select_for_update(of=("self",)).filter(tournament=event, number=number).first()
         if round_ is None:
             if number != 1 or event.is_under_way:
@@ -344,7 +346,7 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
             round_ = Round.objects.create(tournament=event, number=1, starts_at=event.starts_at)
         if round_.status != Round.Status.SCHEDULED:
             raise TournamentRefused(_("That round has already started."))
-        eligible = {e.pk for e in _eligible(event, number)}
+        eligible = {e.pk for e in eligible_for_round(event, number)}
         seen = [pk for table in tables for pk in table]
         if len(seen) != len(set(seen)):
             raise TournamentRefused(_("An entrant sits at one table only."))
@@ -355,11 +357,11 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
         if event.is_pairs and any(len(table) != 2 for table in tables):
             raise TournamentRefused(_("Pairs play two at a table."))
         byes = sorted(eligible - set(seen))
-        _store_seating(round_, seating_of(event, number, [list(t) for t in tables], byes))
+        store_seating(round_, seating_of(event, number, [list(t) for t in tables], byes))
         round_.seated_by_director = True
         round_.published_at = None  # an edited draft is shown to the players once published again
         round_.drafted_for = _draft_key(event, number)
         round_.save(update_fields=["seated_by_director", "published_at", "drafted_for"])
-        _log(event, by, "reseat", round=number, tables=[list(t) for t in tables])
+        log_action(event, by, "reseat", round=number, tables=[list(t) for t in tables])
     notify.event_changed_on_commit(tournament_id)
     return round_

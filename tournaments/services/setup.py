@@ -21,8 +21,8 @@ from .. import formats, notify
 from ..errors import TournamentRefused
 from ..models import Tournament
 from . import entries
-from .base import _locked_event
-from .director import _allow, _director, _log
+from .base import locked_event
+from .director import check_allowed, log_action, require_director
 
 
 def rules_of(tournament: Tournament, players: int | None = None) -> engine.Rules:
@@ -126,7 +126,7 @@ def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = Fal
     """Save a new event from the director's form; `key` is the form's one-time key, so a
     second submit of the same form returns the event of the first (created False). A `draft`
     is seen by directors only, and nothing happens to it until it is published."""
-    _director(by)
+    require_director(by)
     key = (key or "").strip()[:64] or None
     if key:
         existing = Tournament.objects.filter(creation_key=key).first()
@@ -140,7 +140,7 @@ def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = Fal
         with transaction.atomic():
             validate_event(event)
             event.save()
-            _log(event, by, "create")
+            log_action(event, by, "create")
     except IntegrityError:
         existing = Tournament.objects.filter(creation_key=key).first() if key else None
         if existing is None:
@@ -153,15 +153,15 @@ def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = Fal
 
 def do_edit_event(*, tournament_id: int, by, form) -> Tournament:
     """Save the director's edit of the setup (`form`: a valid TournamentForm of the event)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "edit")
+        event = locked_event(tournament_id)
+        check_allowed(event, "edit")
         saved = form.save(commit=False)
         # Only the setup: the status and the times the sweep keeps are the locked row's.
         saved.save(update_fields=[*form.Meta.fields, "rules"])
-        _log(event, by, "edit")
-        entries._promote_waiting(saved)  # a raised max_entrants makes room for the waiting list
+        log_action(event, by, "edit")
+        entries.promote_waiting(saved)  # a raised max_entrants makes room for the waiting list
     schedule_nudges_on_commit(tournament_id)
     notify.event_changed_on_commit(tournament_id)
     return saved
