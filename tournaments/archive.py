@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.choices import Variant
 
-from . import standings
+from . import registry, standings
 from .models import Entrant, Result, Tournament
 from .selectors import event_tiebreaks, standing_group
 
@@ -95,7 +95,7 @@ def final_places(events: list[Tournament]) -> dict[int, list[Place]]:
             groups={e.pk: standing_group(event, e, played) for e in mine},
             seeds={e.pk: e.seed for e in mine},
             eliminated={e.pk: e.eliminated_in_round for e in mine},
-            knockout=event.format == Tournament.Format.KNOCKOUT,
+            knockout=registry.of(event).knockout,
             tiebreaks=event_tiebreaks(event),
             event_key=event.pk,
         )

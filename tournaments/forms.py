@@ -8,6 +8,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from . import registry
 from .errors import TournamentRefused
 from .models import METRIC_NAMES, Tournament
 from .standings import check_tiebreaks
@@ -131,7 +132,8 @@ class TournamentForm(forms.ModelForm):
         rounds = self.cleaned_data.get("rounds")
         if rounds is not None:
             return rounds
-        if self.cleaned_data.get("format") == Tournament.Format.ARENA:
+        chosen = registry.FORMATS.get(self.cleaned_data.get("format"))
+        if chosen is not None and chosen.continuous:
             return Tournament._meta.get_field("rounds").default  # (the column's own; an arena never reads it)
         raise forms.ValidationError(self.fields["rounds"].error_messages["required"], code="required")
 

@@ -17,6 +17,8 @@ from django.utils.translation import pgettext_lazy
 
 from games.choices import Variant
 
+from . import registry
+
 
 def validate_tiebreaks(value):
     """The tie-breaks are names of standings.METRICS, each once."""
@@ -204,13 +206,14 @@ class Tournament(models.Model):
         return 2 if self.is_pairs else self.table_size
 
     @property
-    def is_arena(self) -> bool:
-        return self.format == self.Format.ARENA
+    def event_format(self) -> registry.EventFormat:
+        """The event's format object (tournaments.registry): what the format is and how it runs."""
+        return registry.of_format(self.format)
 
     @property
     def arena_ends_at(self):
         """An arena under way: when its time is up (no game is dealt from then on)."""
-        if not self.is_arena or self.started_at is None or not self.arena_minutes:
+        if not self.event_format.continuous or self.started_at is None or not self.arena_minutes:
             return None
         return self.started_at + timedelta(minutes=self.arena_minutes)
 

@@ -21,7 +21,7 @@ Standings order: first the standing group (entrants in play, then entrants who
 did not check in, then withdrawn, then disqualified); a knockout then ranks by
 the round reached (still in, or out later, ranks higher: the winner first);
 then points; then the event's tie-breaks in order, each a named metric of
-METRICS (the format's DEFAULT_TIEBREAKS unless the event orders its own);
+METRICS (the format's `default_tiebreaks`, tournaments.event_formats, unless the event orders its own);
 finally by lot: a fixed draw per event (LOT_RULE), never registration order.
 """
 
@@ -31,7 +31,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import formats
+from . import formats, registry
 
 
 def game_points(places: dict, table_size: int, table: list[float], durak=None) -> dict:
@@ -131,17 +131,6 @@ METRICS: dict[str, Metric] = {
     )
 }
 
-#: Each format's tie-breaks, in order, when the event orders none of its own.
-DEFAULT_TIEBREAKS = {
-    "swiss": ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "seed"),
-    # Everyone meets everyone: Buchholz says little, who beat whom says more.
-    "round_robin": ("sonneborn_berger", "duraks", "games", "seed"),
-    "knockout": ("duraks", "buchholz", "seed"),
-    # Everyone plays his own number of games against whoever was free: who won more, then
-    # whom he outscored (the performance of his games), then fewer duraks.
-    "arena": ("wins", "sonneborn_berger", "duraks", "seed"),
-}
-
 
 def _seed_key(seed: int | None) -> float:
     return float(seed) if seed is not None else float("inf")
@@ -165,7 +154,7 @@ def tiebreaks_for(format_name: str, chosen=None) -> list[str]:
     """The event's tie-breaks: its own order when it has one, else its format's default."""
     if chosen:
         return check_tiebreaks(chosen)
-    return list(DEFAULT_TIEBREAKS.get(format_name, DEFAULT_TIEBREAKS["swiss"]))
+    return list(registry.of_format(format_name).default_tiebreaks)
 
 
 def head_to_head_counts(tied: set[int], results: list[dict]) -> dict[int, int]:
@@ -225,7 +214,7 @@ def compute(
     groups = groups or {}
     seeds = seeds or {}
     eliminated = eliminated or {}
-    chain = [METRICS[name] for name in check_tiebreaks(list(tiebreaks or DEFAULT_TIEBREAKS["swiss"]))]
+    chain = [METRICS[name] for name in check_tiebreaks(list(tiebreaks or tiebreaks_for("swiss")))]
     lines = {
         e: Line(
             entrant=e,

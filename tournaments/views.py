@@ -78,8 +78,8 @@ def panel_context(event: Tournament, user) -> dict:
         "requested_bye_points": services.requested_bye_points(event),
         "announcements": selectors.announcements_of(event),
         # An arena has no rounds: its board (clock, counts, standings, the player's streak) instead.
-        "arena": selectors.arena_board(event, user) if event.is_arena else None,
-        "arena_scoring": arena_scoring(event) if event.is_arena else None,
+        "arena": selectors.arena_board(event, user) if event.event_format.continuous else None,
+        "arena_scoring": arena_scoring(event) if event.event_format.continuous else None,
     }
 
 
@@ -467,8 +467,8 @@ def direct(request, tournament_id: int):
             "can_start_now": _can_start_now(event),
             "can": {action: services.allowed(event, action) for action in services.TRANSITIONS},
             "history": selectors.director_history(event),
-            "adjudicable": absence.adjudicable_tables(event),
-            "absence_rows": absence.absence_rows(event),
+            "adjudicable": selectors.adjudicable_tables(event),
+            "absence_rows": selectors.absence_rows(event),
             "stuck_steps": selectors.stuck_steps(event),
             "late_pairs": selectors.pairs_to_enter(event) if event.is_pairs else [],
             "announcement_limit": services.ANNOUNCEMENT_LIMIT,

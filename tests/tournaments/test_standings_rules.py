@@ -222,9 +222,9 @@ def test_the_rating_tie_break_reads_the_seed_frozen_at_the_start(monkeypatch):
     for seed, entrant in enumerate([one, two, three, four], start=1):
         Entrant.objects.filter(pk=entrant.pk).update(seed=seed)
     _round(event, 1, [[two, four], [one, three]], {one.pk: 1, two.pk: 1, three.pk: 0, four.pk: 0})
-    from tournaments import services
+    from tournaments.selectors import seating as seating_reads
 
-    monkeypatch.setattr(services, "entrant_ratings", lambda event, entrants: {two.pk: 2000.0, one.pk: 1000.0})
+    monkeypatch.setattr(seating_reads, "entrant_ratings", lambda event, entrants: {two.pk: 2000.0, one.pk: 1000.0})
     lines = selectors.standings_table(event)
     assert [line["entrant"] for line in lines] == [one.pk, two.pk, three.pk, four.pk]
     assert lines[1]["rating"] == 2000.0, "shown as today's rating, but it orders nothing"

@@ -24,6 +24,7 @@ from games.services import tables as game_tables  # exposed for tests that patch
 
 from .. import notify  # exposed for tests that patch the notices
 from ..errors import TournamentRefused
+from ..selectors.seating import draft_is_stale, eligible_entrants, entrant_ratings, meetings_before, scores_of
 from .arena import (
     arena_round,
     do_arena_leave,
@@ -33,6 +34,7 @@ from .arena import (
     do_berserk,
 )
 from .base import current_round
+from .corrections import MOST_POINTS, do_correct_places, do_correct_result, most_points, parse_points
 from .director import (
     ACTION_REFUSALS,
     ANNOUNCEMENT_LIMIT,
@@ -64,9 +66,6 @@ from .entries import (
     registration_open,
 )
 from .lifecycle import (
-    RETRY_FIRST,
-    RETRY_MAX,
-    StepFailed,
     do_advance_event,
     do_cancel_event,
     do_delete_event,
@@ -80,33 +79,11 @@ from .lifecycle import (
     do_start_round,
     do_sweep_event,
     due_event_ids,
-    note_failure,
-    retry_pause,
 )
 from .live_seating import do_reseat_started_round, do_seat_house_bot, do_substitute_entrant
 from .pairs import do_answer_invitation, do_dissolve_pair, do_invite_partner
-from .results import (
-    MOST_POINTS,
-    REQUESTED_BYE_SHARE,
-    do_correct_places,
-    do_correct_result,
-    do_end_table_round,
-    most_points,
-    parse_points,
-    requested_bye_points,
-)
-from .seating import (
-    do_draft_round,
-    do_publish_round,
-    do_reseat_round,
-    draft_is_stale,
-    eligible_entrants,
-    entrant_ratings,
-    meetings_before,
-    scores_of,
-    seating_of,
-    total_rounds,
-)
+from .results import REQUESTED_BYE_SHARE, do_end_table_round, requested_bye_points
+from .seating import do_draft_round, do_publish_round, do_reseat_round, seating_of, total_rounds
 from .setup import (
     do_copy_event,
     do_create_event,
@@ -117,6 +94,7 @@ from .setup import (
     schedule_nudges_on_commit,
     validate_event,
 )
+from .steps import RETRY_FIRST, RETRY_MAX, StepFailed, note_failure, retry_pause
 
 __all__ = [
     "game_tables",

@@ -1,7 +1,7 @@
 """What every part of the tournaments' services shares: the event's lock and a few reads.
 
 `locked_event` is the lock everything that moves an event on takes (see the package's
-docstring); `current_round` and `is_knockout` are read by the entries, the seating,
+docstring); `current_round` is read by the entries, the seating,
 the results and the lifecycle alike, so they live below all of them.
 """
 
@@ -22,7 +22,3 @@ def locked_event(tournament_id: int) -> Tournament:
 
 def current_round(event: Tournament) -> Round | None:
     return event.round_set.order_by("-number").first()
-
-
-def is_knockout(event: Tournament) -> bool:
-    return event.format == Tournament.Format.KNOCKOUT

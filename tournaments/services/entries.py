@@ -16,10 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.services import tables as game_tables
 
-from .. import notify, signals
+from .. import notify, registry, signals
 from ..errors import TournamentRefused
 from ..models import Entrant, Pair, Round, Tournament
-from .base import current_round, is_knockout, locked_event
+from .base import current_round, locked_event
 from .director import BEFORE_START, LIVE, check_allowed, entrant_name, log_action, require_director
 
 # No entries, no check-in: a draft (not published), an event under way (running or paused), one over.
@@ -93,7 +93,7 @@ GAME_ESTIMATE = timedelta(minutes=15)
 
 
 def expected_duration(event: Tournament) -> timedelta:
-    if event.is_arena and event.arena_minutes:
+    if event.event_format.continuous and event.arena_minutes:
         return timedelta(minutes=event.arena_minutes)
     rounds = max(1, event.rounds or 1)
     per_round = event.round_time_limit or GAME_ESTIMATE * max(1, event.games_per_round or 1)
@@ -245,7 +245,7 @@ def do_request_bye(*, tournament_id: int, user, round_number) -> Entrant:
         entrant = _entry_of(event, user)
         if entrant is None or entrant.state == Entrant.State.WAITING:
             raise TournamentRefused(_("You are not entered in this event."))
-        if event.format != Tournament.Format.SWISS:
+        if not registry.of(event).requested_byes:
             raise TournamentRefused(_("Byes are requested in Swiss events only."))
         if event.status not in LIVE or not entrant.is_active:
             raise TournamentRefused(_("A bye can be requested only while you are in a live event."))
@@ -277,7 +277,7 @@ def do_add_late_entrant(*, tournament_id: int, by, user, pair_id: int | None = N
     with transaction.atomic():
         event = locked_event(tournament_id)
         check_allowed(event, "late")
-        if event.format != Tournament.Format.SWISS and event.is_under_way:
+        if event.is_under_way and not registry.of(event).late_entry_under_way:
             raise TournamentRefused(_("Late entries join Swiss events only."))
         entrant = new_entrant(event, user, pair_id, late=event.is_under_way)
         latest = current_round(event)
@@ -337,7 +337,7 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
         check_allowed(event, "reinstate")
         if entrant.state not in (Entrant.State.WITHDRAWN, Entrant.State.DISQUALIFIED):
             raise TournamentRefused(_("Only a withdrawn or disqualified entrant can be reinstated."))
-        if is_knockout(event) and event.is_under_way:
+        if registry.of(event).knockout and event.is_under_way:
             raise TournamentRefused(_("A knockout under way cannot take an entrant back into its bracket."))
         if event.status in BEFORE_START and is_full(event):
             raise TournamentRefused(_("The event is full: there is no place to reinstate the entrant."))

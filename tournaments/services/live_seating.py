@@ -29,10 +29,11 @@ from .. import notify
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, Tournament
 from ..selectors import unbegun_tables
+from .absence import ABSENCES_TO_WITHDRAW
 from .base import current_round, locked_event
 from .director import check_allowed, log_action, require_director
 from .entries import entrant_name, new_entrant, refuse_overlap
-from .lifecycle import open_round_tables
+from .rounds import open_round_tables
 from .seating import users_to_seat
 from .setup import rules_of
 
@@ -224,12 +225,10 @@ def do_seat_house_bot(*, tournament_id: int, by, entrant_id: int) -> Entrant:
     absent in each of those games, as after a no-show forfeit (`results._record`
     reads a seat without a person as a house bot's): placed last, counted durak, no
     points, his result marked `absent`; the others rank as if he were not there. His
-    absence counts towards `absence.ABSENCES_TO_WITHDRAW` like a forfeit's: reaching
+    absence counts towards `ABSENCES_TO_WITHDRAW` like a forfeit's: reaching
     it, he is withdrawn from the later rounds unless the director keeps him. A game
     with a house bot in it is never rated (the table and the game on are made
     unrated; the ratings' ledger rates nobody in a game with a bot seat besides)."""
-    from ..absence import ABSENCES_TO_WITHDRAW  # (absence is built on these services)
-
     require_director(by)
     with transaction.atomic():
         event = locked_event(tournament_id)

@@ -59,7 +59,7 @@ def validate_event(tournament: Tournament) -> None:
         raise TournamentRefused(_("A table seats 2 to 6 players."))
     if tournament.turn_seconds not in game_tables.TURN_TIMER_CHOICES:
         raise TournamentRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
-    if tournament.is_arena:
+    if tournament.event_format.continuous:
         if not tournament.arena_minutes or not 1 <= tournament.arena_minutes <= ARENA_MOST_MINUTES:
             raise TournamentRefused(
                 _("An arena lasts from 1 to %(most)s minutes: set its duration."), most=ARENA_MOST_MINUTES
