@@ -18,6 +18,7 @@ from ..models import Entrant, Result, Round, RoundTable, Tournament
 from . import setup
 from .base import locked_event
 from .director import check_allowed, entrant_name, log_action, require_director
+from .results import eliminate
 
 MOST_POINTS = 100.0  # a bound for a points entry when the points table is all zero
 
@@ -175,7 +176,7 @@ def do_correct_places(
         if registry.of(event).knockout and round_.status == Round.Status.FINISHED:
             # Who goes on follows the corrected places; a next round not started is seated again.
             Entrant.objects.filter(tournament=event, eliminated_in_round=round_.number).update(eliminated_in_round=None)
-            results.eliminate(event, round_)
+            eliminate(event, round_)
             for scheduled in later.filter(status=Round.Status.SCHEDULED):
                 RoundTable.objects.filter(round=scheduled).delete()
                 scheduled.byes = []
