@@ -17,7 +17,7 @@ from games import engine
 from games.errors import rule_error_lazy
 from games.services import tables as game_tables
 
-from .. import formats, notify
+from .. import formats, notify, registry
 from ..errors import TournamentRefused
 from ..models import Tournament
 from . import entries
@@ -57,9 +57,17 @@ def validate_event(tournament: Tournament) -> None:
         raise TournamentRefused(_("Pairs play 2v2 at tables of four."))
     if not 2 <= tournament.table_size <= 6:
         raise TournamentRefused(_("A table seats 2 to 6 players."))
+    event_format = registry.of(tournament)
+    if tournament.is_pairs and not event_format.pairs:
+        raise TournamentRefused(_("This format takes no pairs."))
+    if not tournament.is_pairs and tournament.table_size not in event_format.table_sizes:
+        raise TournamentRefused(
+            _("This format is played only at tables of these sizes: %(sizes)s."),
+            sizes=", ".join(str(size) for size in event_format.table_sizes),
+        )
     if tournament.turn_seconds not in game_tables.TURN_TIMER_CHOICES:
         raise TournamentRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
-    if tournament.event_format.continuous:
+    if event_format.continuous:
         if not tournament.arena_minutes or not 1 <= tournament.arena_minutes <= ARENA_MOST_MINUTES:
             raise TournamentRefused(
                 _("An arena lasts from 1 to %(most)s minutes: set its duration."), most=ARENA_MOST_MINUTES
