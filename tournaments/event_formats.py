@@ -14,7 +14,7 @@ that call the hooks through the registry. A new format: docs/formats.md.
 from __future__ import annotations
 
 from . import formats, registry
-from .models import Tournament
+from .models import Entrant, Tournament
 from .selectors import seating
 from .services import absence as absence_drivers
 from .services import arena, rounds
@@ -123,6 +123,12 @@ class Knockout(RoundFormat):
 
     def total_rounds(self, event):
         return None  # until one is left
+
+    def is_last_round(self, event, round_):
+        return event.entrants.filter(state=Entrant.State.ACTIVE, eliminated_in_round=None).count() <= 1
+
+    def going_on(self, event, round_, table_results):
+        return set(formats.knockout_survivors(table_results, drop=1)) | set(round_.byes)
 
 
 class Arena(registry.EventFormat):

@@ -61,6 +61,15 @@ class EventFormat:
         """Rounds the event plays (None: until one is left)."""
         return event.rounds
 
+    def is_last_round(self, event: Tournament, round_) -> bool:
+        """The round just finished was the event's last (the event finishes with it)."""
+        return round_.number >= (self.total_rounds(event) or 0)
+
+    def going_on(self, event: Tournament, round_, table_results: list[dict[int, int]]) -> set[int]:
+        """A knockout-like format: who goes on after the round, from each table's places
+        ({entrant: place}, equal totals broken by seat); the others go out in this round."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ driver hooks
 
     def start(self, event: Tournament, now) -> list[str]:

@@ -6,16 +6,23 @@ late Celery nudge and a director's click are applied one after the other, and
 the second sees what the first did: starting round 3 twice seats nobody twice
 (and the unique (tournament, number) of Round stands behind it).
 
-The writes are split by what they act on; each module's docstring says what it holds:
-`pairs`, `setup` (rules, points, creating and editing an event), `entries`
-(registration, waiting list, check-in, withdrawals), `seating` (seeds, seating,
-drafts), `results` (recording games, corrections, eliminations), `lifecycle` (the
-event moved on by time and by the director, the sweep, failing steps) and
-`director` (who directs, what each status allows, the log, announcements), over
-`base` (the event's lock), and `arena` (the arena's seating passes, results, pause and
-berserk: tournaments.lifecycles dispatches to it). They import each other without a cycle:
-base, director, then entries, setup, seating, results, lifecycle, and arena on top. Callers use this
-package (`services.do_register(...)`), which re-exports each module's public names.
+The writes are split by what they act on; each module's docstring says what it holds.
+They stand on two floors (the `tournaments-floors` contract in pyproject.toml):
+
+- the drivers, below the format objects (tournaments.event_formats) that call them: `base`
+  (the event's lock), `director` (who directs, what each status allows, the log,
+  announcements), `pairs`, `setup` (rules, points, creating and editing an event), `entries`
+  (registration, waiting list, check-in, withdrawals), `seating` (the format's seating,
+  drafts), `results` (recording games, closing tables and rounds, eliminations), `rounds`
+  (a round started, its games recorded and dealt), `steps` (failing steps and their
+  backoff), `absence` (withdrawn after two absences), `arena` (the arena's seating passes,
+  results, pause and berserk) and `live_seating` (a round under way seated again);
+- the workflows, above them, which reach a format's hooks through tournaments.registry:
+  `lifecycle` (the event moved on by time and by the director, the sweep) and `corrections`.
+
+The reads they need are tournaments.selectors. They import each other without a cycle
+(the `services-acyclic` contract). Callers use this package (`services.do_register(...)`),
+which re-exports each module's public names.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The arena (issue 20): for a fixed time, whoever finishes a game is seated again at once
-with others who are free (formats.arena: the seating pass and the scoring).
+with others who are free (formats.arena: the seating pass and the scoring). The arena's
+driver: tournaments.event_formats.Arena calls it; its reads are in tournaments.selectors.arena.
 
 How it is stored. The whole arena is one round (number 1), playing from the start until the
 last game after the end is recorded. Each game is a round table of its own, numbered in the
@@ -18,8 +19,9 @@ The seating pass (`do_arena_seating_pass`) runs under the event's row lock and r
 everything from the database, so two passes at once (two nudges, a repeated message, the
 sweep) seat nobody twice: the second waits for the first and finds its players at tables.
 It is nudged when a game is recorded (after the commit), when someone comes back, and by
-the periodic sweep (services.do_sweep_event -> lifecycles); players the core keeps waiting
-for a fuller table get a nudge of their own when their wait is over (`formats.MIN_WAIT_S`).
+the periodic sweep (services.do_sweep_event -> the format's `seat_free`, event_formats.Arena);
+players the core keeps waiting for a fuller table get a nudge of their own when their wait
+is over (`formats.MIN_WAIT_S`).
 
 The end: from `Tournament.arena_ends_at` no game is dealt; the games in play finish and
 count; the recording of the last one (or the sweep) finishes the event.

@@ -1,6 +1,8 @@
-"""The event's life: its windows and rounds moved on by time, the director's publish (of a
-draft), start, pause and resume (statuses of their own: director.TRANSITIONS), cancel, reopen,
-finish and delete, the sweep and its steps, and steps that keep failing.
+"""The event's life, above the format objects: its windows and rounds moved on by time, the
+director's publish (of a draft), start, pause and resume (statuses of their own:
+director.TRANSITIONS), cancel, reopen, finish and delete, and the sweep. Where the formats
+differ it asks the event's format object (tournaments.registry): start, seat whoever is free,
+record a result; the round formats' driver is services.rounds, failing steps services.steps.
 
 `do_advance_event` (every nudge) and `do_sweep_event` (the periodic sweep) run the event's
 own move under its lock, then each finished game's results and each table's next deal in a

@@ -8,7 +8,7 @@ an entrant's seat (in a singles event he becomes a late entrant and the one repl
 is withdrawn; in a pair event he plays for the pair at that table this round, and the
 results stay the pair's). Either way the old game tables are closed without a result
 (`games.services.event_tables.do_close_unstarted_table`) and new ones are opened
-as at the round's start (`lifecycle.open_round_tables`).
+as at the round's start (`rounds.open_round_tables`).
 
 `do_seat_house_bot` puts a house bot in an absent entrant's seat, at a table not begun
 or in a stuck game, where the event allows house bots (`Tournament.house_bots_allowed`).

@@ -1,5 +1,5 @@
 """Results: a game's results at its table, closing tables and rounds, eliminations, the
-event's end, the scores of requested byes, and the director's corrections.
+event's end, and the scores of requested byes (the director's corrections: services.corrections).
 
 Each game's results are stored in a transaction of their own (`record_table_game`), and only
 after they are committed is the table's next game dealt (`deal_next`): a deal that
@@ -16,7 +16,7 @@ from games import selectors as game_records
 from games.choices import GameStatus
 from games.services import tables as game_tables
 
-from .. import formats, notify, registry, signals, standings
+from .. import notify, registry, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import seating, setup
@@ -33,7 +33,7 @@ def requested_bye_points(event: Tournament) -> float:
 
 def requested_bye_results(event: Tournament, round_: Round) -> None:
     """Those who asked to sit out this round: a bye result of requested_bye_points (the
-    seating left them out: `_eligible`)."""
+    seating left them out: `selectors.seating.eligible_for_round`)."""
     if not registry.of(event).requested_byes:
         return
     asked = event.entrants.filter(state=Entrant.State.ACTIVE, requested_bye_round=round_.number)
@@ -168,13 +168,10 @@ def _finish_round(event: Tournament, round_: Round, now) -> list[str]:
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
     done = [f"round {round_.number} finished"]
-    if registry.of(event).knockout:
+    event_format = registry.of(event)
+    if event_format.knockout:
         eliminate(event, round_)
-        alive = event.entrants.filter(state=Entrant.State.ACTIVE, eliminated_in_round=None).count()
-        last = alive <= 1
-    else:
-        last = round_.number >= (seating.total_rounds(event) or 0)
-    if last:
+    if event_format.is_last_round(event, round_):
         finish_event(event, now)
         done.append("event finished")
         return done
@@ -189,7 +186,7 @@ def _finish_round(event: Tournament, round_: Round, now) -> list[str]:
 
 
 def eliminate(event: Tournament, round_: Round) -> None:
-    """Knockout: the formats say who goes on from each table's summed points."""
+    """Knockout: the format says who goes on from each table's summed points."""
     table_results = []
     for rt in round_.tables.all():
         totals = dict.fromkeys(rt.entrants, 0.0)
@@ -198,7 +195,7 @@ def eliminate(event: Tournament, round_: Round) -> None:
         # Equal totals: the better seed (earlier seat) goes on; a knockout needs a decision.
         ranked = sorted(totals, key=lambda pk: (-totals[pk], rt.entrants.index(pk)))
         table_results.append({pk: place for place, pk in enumerate(ranked, start=1)})
-    survivors = set(formats.knockout_survivors(table_results, drop=1)) | set(round_.byes)
+    survivors = registry.of(event).going_on(event, round_, table_results)
     seated = {pk for rt in round_.tables.all() for pk in rt.entrants}
     Entrant.objects.filter(pk__in=seated - survivors).update(eliminated_in_round=round_.number)
 

@@ -1,7 +1,8 @@
-"""Seating a round: who is eligible, seeds, the formats' seating, drafts and the director's reseat.
+"""Seating a round: the format object's seating of the eligible (tournaments.selectors.seating
+reads who they are, their seeds and scores), drafts and the director's reseat.
 
 A scheduled round is drafted (`draft_seating`) as soon as its field is known; the director may
-edit and publish it; the start (`lifecycle.start_round`) seats it again if its field
+edit and publish it; the start (`rounds.start_round`) seats it again if its field
 changed meanwhile (`draft_is_stale`).
 """
 
