@@ -46,8 +46,8 @@ SERVICES = {
         "test_worker_and_beat_processes_run_an_event_on_postgres_and_redis",
     ],
 }
-# The costliest of the rest, from `pytest --durations` per directory (docs/benchmarks.md,
-# "Test suite time"); besides these, every test whose measured CPU cost in tests/costs.json
+# The costliest of the rest, from `pytest --durations` per directory (docs/benchmarks-history.md,
+# "Test suite time (issue 21, point 5)"); besides these, every test whose measured CPU cost in tests/costs.json
 # is costs.SLOW_SECONDS or more (tests/costs.py).
 SLOW = {
     "tests/bots/test_bots.py": ["test_heuristic_beats_random_heads_up"],
