@@ -4,7 +4,7 @@ The `slow` tier is chosen by rule from these figures (tests/conftest.py): a test
 whose measured cost is at least SLOW_SECONDS leaves the unit tier that
 `dev.py test --fast` runs. The cost is CPU time (user + system, of the test's
 process and of the processes it waited for), not wall time: the machine is
-shared, and CPU time barely moves with its load. A test's cost is the sum over
+shared, and CPU time moves far less with its load. A test's cost is the sum over
 its phases (set-up, call, tear-down) and its parameter sets, since the tiers
 are given per test function. A fixture shared by a module (or class) is charged
 in full to every test that uses it, whichever of them happens to set it up, so
@@ -14,7 +14,8 @@ database, for one) are the run's cost, charged to no test.
 `--record-costs` writes this run's figures into the file (run it over whole
 tiers, e.g. `python3 dev.py test --fast --record-costs`); any run ends by
 naming the tests of the unit tier that cost clearly more than SLOW_SECONDS
-(NAMED_SECONDS) and are not in the file as costly yet, so that a new costly test is noticed the first time it runs.
+(NAMED_SECONDS) and are not in the file as costly yet, so that a new costly
+test is noticed the first time it runs.
 """
 
 from __future__ import annotations
@@ -118,7 +119,11 @@ class Ledger:
             document = json.loads(path.read_text())
         except FileNotFoundError:
             document = {}
-        kept = dict(document.get("seconds", {}))
+        root = path.resolve().parent.parent
+        # (a test file since removed or renamed leaves no figure behind)
+        kept = {
+            test: cost for test, cost in document.get("seconds", {}).items() if (root / test.split("::")[0]).is_file()
+        }
         for test, cost in self.seconds.items():
             if cost >= KEPT_SECONDS:
                 kept[test] = round(cost, 3)

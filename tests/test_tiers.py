@@ -228,8 +228,11 @@ def _report(nodeid, seconds, *markers):
 
 
 def test_recording_keeps_the_other_tests_figures_and_a_new_costly_test_is_named(tmp_path):
-    path = tmp_path / "costs.json"
-    path.write_text(json.dumps({"seconds": {"tests/a.py::test_old": 0.5, "tests/a.py::test_faster_now": 0.3}}))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "a.py").write_text("")
+    path = tmp_path / "tests" / "costs.json"
+    recorded = {"tests/a.py::test_old": 0.5, "tests/a.py::test_faster_now": 0.3, "tests/gone.py::test_x": 1.0}
+    path.write_text(json.dumps({"seconds": recorded}))
     ledger = costs.Ledger()
     for nodeid, seconds in [
         ("tests/a.py::test_new[1]", 0.15),
