@@ -75,7 +75,7 @@ def form_body(fields: dict[str, str]) -> str:
     return "&".join(f"{quote(name, safe='')}={encoded(value)}" for name, value in fields.items())
 
 
-def _with_html_language(response) -> str:
+def text_of(response) -> str:
     return response.content.decode("utf-8", "replace")
 
 
@@ -121,7 +121,7 @@ def client_of(user=None) -> Client:
 
 def refused_with_the_sites_page(response, status: int, title: str) -> None:
     assert response.status_code == status, response.status_code
-    page = _with_html_language(response)
+    page = text_of(response)
     assert f"<h1>{title}</h1>" in page, page[:500]
 
 
@@ -177,19 +177,36 @@ def test_a_friends_button_with_a_next_that_is_no_path_goes_back_to_the_friends_p
     assert response["Location"] == "/friends/"
 
 
+def test_a_nul_in_the_session_cookie_is_a_bad_request_shown_to_a_visitor(world):
+    # Django decodes a quoted cookie's octal escapes: this session key holds a NUL.
+    client = client_of()
+    response = client.get("/", headers={"cookie": 'sessionid="abc\\000defghijk"'})
+    refused_with_the_sites_page(response, 400, BAD_REQUEST_RU)
+    assert "Войти" in text_of(response)  # the header of a visitor: the forged session was never read
+
+
+def test_a_socket_with_a_nul_in_its_session_cookie_is_refused_at_the_handshake(world):
+    async def attempt():
+        communicator, accepted = await sockets.connect("/ws/lobby/", cookie='"abc\\000defghijk"')
+        await communicator.disconnect()
+        return accepted
+
+    assert async_to_sync(attempt)() is False
+
+
 def test_a_nul_in_a_query_is_a_bad_request(world):
     refused_with_the_sites_page(client_of().get("/tournaments/archive/?q=a%00b"), 400, BAD_REQUEST_RU)
 
 
 def test_a_nul_partner_for_a_pair_is_a_bad_request_and_invites_nobody(world):
     member = world["member"]
-    before = list(tournament_services_pairs_of(member))
+    before = list(pairs_invited_by(member))
     response = client_of(member).post("/tournaments/pairs/", {"partner": "riv\x00al"})
     refused_with_the_sites_page(response, 400, BAD_REQUEST_RU)
-    assert list(tournament_services_pairs_of(member)) == before
+    assert list(pairs_invited_by(member)) == before
 
 
-def tournament_services_pairs_of(user):
+def pairs_invited_by(user):
     from tournaments.models import Pair
 
     return Pair.objects.filter(player_one=user).values_list("pk", "player_two_id", "status").order_by("pk")
@@ -343,7 +360,7 @@ def walk_pattern(route: str, namespace: str, world, who: str, failures: list) ->
     values = plausible_values(route, world, client)
     base = url_for(route, values)
     first = client.get(base)
-    fields = fields_of(_with_html_language(first)) if first.status_code < 500 else list(COMMON_FIELDS)
+    fields = fields_of(text_of(first)) if first.status_code < 500 else list(COMMON_FIELDS)
     behind_the_door = namespace == "admin" and first.status_code == 302 and "/login/" in first["Location"]
     kinds = ADMIN_VALUES if behind_the_door else tuple(HOSTILE)
     sent = 1
@@ -562,7 +579,7 @@ def test_the_hostile_walk_on_postgresql(postgres_url):
     assert re.search(r"\b\d+ passed\b", output) and " failed" not in output, output[-3000:]
 
 
-def test_the_inner_run_is_on_postgresql_when_asked():
+def test_the_inner_run_uses_the_database_it_was_given():
     from django.db import connection
 
     if os.environ.get(ON_POSTGRESQL) == "1":
