@@ -138,6 +138,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Before any view or form reads the data: a NUL or a lone surrogate anywhere in the
+    # request is the site's 400 page, an id no row can have its 404 (durak_site.input_checks).
+    "durak_site.input_checks.RefuseUnstorableInput",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -209,6 +212,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 LOGIN_ADDRESS_FAILURE_LIMIT = max(env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30), AXES_FAILURE_LIMIT)
 AXES_HANDLER = "durak_site.login_throttling.AddressAwareHandler"
+AXES_USERNAME_CALLABLE = "durak_site.login_throttling.client_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
 # The address is REMOTE_ADDR: behind a proxy, run daphne with --proxy-headers so

@@ -39,6 +39,7 @@ SERVICES = {
     ],
     "tests/services/test_move_queries.py": ["test_a_move_holds_the_game_row_locked_until_it_commits_on_postgresql"],
     "tests/test_outside_services.py": ["test_postgres_answers", "test_redis_channel_layer_round_trip"],
+    "tests/trust/test_hostile_input.py": ["test_the_hostile_walk_on_postgresql"],
     "tests/tournaments/test_arena_embedded.py": ["test_issue20_an_arena_with_the_embedded_worker_and_beat"],
     "tests/tournaments/test_embedded_event.py": [
         "test_embedded_worker_and_beat_run_an_event",

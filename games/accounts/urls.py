@@ -8,5 +8,5 @@ urlpatterns = [
     path("login/", views.LogInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("guest/", views.play_as_guest, name="guest"),
-    path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<username:username>/", views.profile, name="profile"),
 ]
