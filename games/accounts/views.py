@@ -157,12 +157,19 @@ def account(request):
     if request.method == "POST":
         form = AccountForm(request.POST)
         if form.is_valid():
-            accounts.do_set_address(user=user, address=form.cleaned_data["address"] or "")
-            sent = accounts.do_change_email(user=user, address=form.cleaned_data["email"] or "")
-            user.refresh_from_db()
-            user.profile.refresh_from_db()
-            saved = True
-            form = AccountForm(initial=_account_initial(user))
+            email = form.cleaned_data["email"] or ""
+            try:
+                if accounts.email_needs_link(user, email):
+                    limits.check_confirmation_rate(user)
+            except Refusal as refusal:
+                form.add_error("email", str(refusal))
+            else:
+                accounts.do_set_address(user=user, address=form.cleaned_data["address"] or "")
+                sent = accounts.do_change_email(user=user, address=email)
+                user.refresh_from_db()
+                user.profile.refresh_from_db()
+                saved = True
+                form = AccountForm(initial=_account_initial(user))
     else:
         form = AccountForm(initial=_account_initial(user))
     return render(
@@ -196,6 +203,14 @@ class PasswordResetView(auth_views.PasswordResetView):
     html_email_template_name = "games/accounts/email/password_reset.html"
     subject_template_name = "games/accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("games:password-reset-sent")
+
+    def form_valid(self, form):
+        try:
+            limits.check_password_reset_rate(self.request)
+        except Refusal as refusal:
+            form.add_error(None, str(refusal))
+            return self.form_invalid(form)
+        return super().form_valid(form)
 
 
 class PasswordResetSentView(auth_views.PasswordResetDoneView):

@@ -131,6 +131,12 @@ def _normalized(address: str) -> str:
     return get_user_model().objects.normalize_email((address or "").strip())
 
 
+def email_needs_link(user, address: str) -> bool:
+    """Whether giving `address` would send a confirmation link (a new address, not the confirmed one)."""
+    address = _normalized(address)
+    return bool(address) and address.casefold() != (user.email or "").casefold()
+
+
 def do_change_email(*, user, address: str) -> bool:
     """The player gives `address` (sign-up or his account page). A new one waits for its
     link (sent, in the language he reads the site in, once the change commits); his

@@ -200,3 +200,27 @@ def test_a_guest_has_no_account_settings(client):
     assert client.get(reverse("games:account")).headers["Location"] == reverse("games:signup")
     page = html(client.get(reverse("games:profile", kwargs={"username": user.username})))
     assert 'action="/account/"' not in page
+
+
+def test_confirmation_links_and_password_resets_are_limited_so_no_mailbox_is_flooded(client, settings):
+    settings.MAIL_LINK_RATE = (2, 3600)
+    user = get_user_model().objects.create_user(username="gleb", password=PASSWORD, email="gleb@mail.example")
+    client.force_login(user)
+    for address in ("one@mail.example", "two@mail.example"):
+        client.post(reverse("games:account"), {"email": address, "address": ""})
+    refused = html(client.post(reverse("games:account"), {"email": "three@mail.example", "address": "she"}))
+    assert "Слишком много ссылок для подтверждения: попробуйте через час." in refused
+    assert [m.to for m in mail.outbox] == [["one@mail.example"], ["two@mail.example"]]
+    assert Profile.objects.get(user=user).pending_email == "two@mail.example"
+    assert Profile.objects.get(user=user).address == ""  # a refused form changes nothing
+    client.post(reverse("games:account"), {"email": "gleb@mail.example", "address": "he"})
+    assert Profile.objects.get(user=user).address == "he"  # the confirmed address again sends no link
+
+    client.logout()
+    mail.outbox.clear()
+    for address in ("gleb@mail.example", "nobody@mail.example"):
+        assert reset(client, address).status_code == 302
+    refused = reset(client, "gleb@mail.example")
+    assert refused.status_code == 200
+    assert "Слишком много сбросов пароля с вашего адреса: попробуйте через час." in html(refused)
+    assert len(mail.outbox) == 1
