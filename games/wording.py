@@ -102,6 +102,11 @@ PRESENCE_LEFT = {
     SHE: pgettext_lazy("presence: she", "left"),
     NEUTRAL: pgettext_lazy("presence: neutral", "left"),
 }
+BACK_BUTTON = {  # the player's own button to take his seat back from the autopilot
+    HE: pgettext_lazy("table: he", "I'm back"),
+    SHE: pgettext_lazy("table: she", "I'm back"),
+    NEUTRAL: pgettext_lazy("table: neutral", "I'm back"),
+}
 RECENTLY_HERE = {
     HE: pgettext_lazy("friends: he", "was here a few minutes ago"),
     SHE: pgettext_lazy("friends: she", "was here a few minutes ago"),

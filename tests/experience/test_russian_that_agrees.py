@@ -11,6 +11,8 @@ from django.utils import translation
 
 from games import engine, wording
 from games.models import Profile
+from games.services import play
+from games.services import tables as table_services
 from games.table import presenters, rendering
 from games.table.presenters.cards import buttons
 from tests.support import games as support_games
@@ -171,3 +173,21 @@ def test_the_profiles_figures_are_nouns_that_fit_anyone(client):
     support_games.make_user("Анна")
     page = client.get(reverse("games:profile", kwargs={"username": "Анна"})).content.decode()
     assert "<dt>Победы</dt>" in page and "Выиграл" not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("address", "russian"), [("she", "Я вернулась"), ("he", "Я вернулся"), ("", "Вернуться в игру")]
+)
+def test_the_back_button_speaks_in_the_players_own_gender(client, address, russian):
+    anna, boris = support_games.make_user("Анна"), support_games.make_user("Борис")
+    Profile.objects.filter(user=anna).update(address=address)
+    table = table_services.do_create_table(
+        rules=engine.Rules(players=2), host=anna, seat_users=[anna, boris], turn_seconds=15, start=True
+    )
+    play.do_resign(game_id=support_games.latest_game(table).pk, user=anna)
+    client.force_login(anna)
+    page = client.get(reverse("games:table", kwargs={"table_id": table.pk})).content.decode()
+    assert f'class="t-btn t-btn-back">{russian}</button>' in page
+    english = client.get(reverse("games:table", kwargs={"table_id": table.pk}), headers={"accept-language": "en"})
+    assert 'class="t-btn t-btn-back">I&#x27;m back</button>' in english.content.decode()

@@ -359,6 +359,7 @@ def table_context(
             "said": declarations(events, game["move_count"], n),
             "timeout_note": timeout_note(events, viewer_seat),
             "can_return": on_autopilot and me is not None and me["place"] is None,
+            "back_label": wording.said_of(wording.BACK_BUTTON, addresses.get(viewer_seat)) if on_autopilot else "",
             "return_counts": return_counts_normally(bool(table.get("rated"))),
             # (offered to a player whose part is over; the service also lets a resigned one finish)
             "can_finish_now": me is not None and me["place"] is not None and not over and bots_only,
