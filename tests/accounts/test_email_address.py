@@ -224,3 +224,16 @@ def test_confirmation_links_and_password_resets_are_limited_so_no_mailbox_is_flo
     assert refused.status_code == 200
     assert "Слишком много сбросов пароля с вашего адреса: попробуйте через час." in html(refused)
     assert len(mail.outbox) == 1
+
+
+def test_a_guest_who_signs_up_with_an_address_gets_its_link(client):
+    guest, _table = accounts.do_play_as_guest()
+    client.force_login(guest)
+    assert sign_up(client, email="sasha@mail.example").status_code == 302
+    user = get_user_model().objects.get(pk=guest.pk)  # the guest became the account
+    assert user.username == "masha" and user.email == ""
+    assert Profile.objects.get(user=user).pending_email == "sasha@mail.example"
+    (message,) = mail.outbox
+    assert message.to == ["sasha@mail.example"]
+    client.post(path_of(confirmation_link(message)))
+    assert get_user_model().objects.get(pk=guest.pk).email == "sasha@mail.example"
