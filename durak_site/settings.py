@@ -303,6 +303,7 @@ TABLE_CREATE_RATE = env_rate("TABLE_CREATE_RATE", (10, 600))
 GUEST_CREATE_RATE = env_rate("GUEST_CREATE_RATE", (10, 3600))
 SIGNUP_RATE = env_rate("SIGNUP_RATE", (5, 3600))
 PAIR_INVITE_RATE = env_rate("PAIR_INVITE_RATE", (10, 3600))
+MAIL_LINK_RATE = env_rate("MAIL_LINK_RATE", (5, 3600))
 # Open websockets per signed-in user and per address (durak_site.sockets; 0: no cap).
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 30)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 120)

@@ -27,7 +27,7 @@ class TokenConverter:
     """A token the site made: an invite token (secrets.token_urlsafe) or a signed value
     (django.core.signing: URL-safe base64, its "." and ":" separators)."""
 
-    regex = r"[A-Za-z0-9_.:\-]{1,200}"
+    regex = r"[A-Za-z0-9_.:\-]{1,400}"
 
     def to_python(self, value: str) -> str:
         return value

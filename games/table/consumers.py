@@ -202,6 +202,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if "offline" not in snapshot and "offline" in self.snapshot:
             # (a move's snapshot does not read who is offline: a move changes nobody's presence)
             snapshot = {**snapshot, "offline": self.snapshot["offline"]}
+        if "addresses" not in snapshot and "addresses" in self.snapshot:
+            # (nor who is addressed how: games.selectors.addresses_of)
+            snapshot = {**snapshot, "addresses": self.snapshot["addresses"]}
         if game_id != self.game_id:
             self.events = deque([{"type": "deal", "visible_to": None}], maxlen=EVENT_MEMORY)
         elif not (self.replayed[0] == game_id and moves <= self.replayed[1]):
