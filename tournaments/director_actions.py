@@ -241,6 +241,8 @@ def _director_page(done: Done) -> str:
 
 @dataclass(frozen=True)
 class DirectorAction:
+    """One action of the director's page; `views._direct_action` is the one code that runs them."""
+
     name: str  # the form's `action`
     service: Callable[..., Any]  # called with tournament_id, by and the arguments
     # A text, or one per case (`case` names it); "%(...)s" filled by `details`.
@@ -255,7 +257,7 @@ class DirectorAction:
     # A first step that only asks (its page's context), before the confirmed form calls the service.
     confirm: Callable[[Tournament, dict], dict] | None = None
 
-    def messages(self) -> list:
+    def texts(self) -> list:
         """Every message this action may say when done (lazy, translated when shown)."""
         return list(self.message.values()) if isinstance(self.message, Mapping) else [self.message]
 

@@ -119,8 +119,8 @@ def test_the_400_page_speaks_english_too(client, director):
 
 def test_every_message_of_the_table_is_translated():
     for name, action in ACTIONS.items():
-        assert action.messages(), name
-        for message in action.messages():
+        assert action.texts(), name
+        for message in action.texts():
             with translation.override("en"):
                 english = str(message)
             with translation.override("ru"):
