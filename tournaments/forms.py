@@ -237,3 +237,14 @@ class AdminTournamentForm(TournamentForm):
     """The same form in the admin, with the admin's own date and time widgets."""
 
     browser_date_pickers = False
+
+
+def pair_number(raw: str | None, refusal=None) -> int | None:
+    """The pair chosen in an entry form: a pair's number, or none; anything else
+    (a typed "abc", "1.5", other scripts' digits) is refused, not a server error."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        raise TournamentRefused(refusal or _("Choose one of your active pairs."))
+    return int(raw)
