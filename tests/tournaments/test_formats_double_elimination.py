@@ -265,9 +265,20 @@ def test_match_codes_read_back():
             MatchId.parse(bad)
 
 
-def test_results_may_be_keyed_by_plain_tuples():
+def test_results_may_be_keyed_by_plain_tuples_or_codes():
     bracket = double_elimination_bracket([1, 2])
     assert double_elimination_state(bracket, {("W", 1, 1): 2, ("GF", 1, 1): 2}).champion == 2
+    assert double_elimination_state(bracket, {"W1.1": 2, "GF": 1, "GF2": 1}).champion == 1
+    with pytest.raises(ValueError, match="not a match"):
+        double_elimination_state(bracket, {("W", 1): 2})
+
+
+def test_the_stage_a_side_went_out_in_grows_with_the_losers_rounds_and_the_finals_come_last():
+    bracket = double_elimination_bracket(list(range(1, 9)))  # 3 winners' rounds, 4 losers' rounds
+    assert [bracket.stage(L(r, 1)) for r in range(1, 5)] == [1, 2, 3, 4]
+    assert bracket.stage(GRAND_FINAL) == bracket.stage(RESET_FINAL) == 5
+    with pytest.raises(ValueError):
+        bracket.stage(W(1, 1))
 
 
 # ------------------------------------------------------------------ bad input

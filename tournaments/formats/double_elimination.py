@@ -121,6 +121,15 @@ class Bracket:
         """``k``: the winners' bracket has ``k`` rounds, the losers' bracket ``2k - 2``."""
         return self.size.bit_length() - 1
 
+    def stage(self, match_id: MatchId) -> int:
+        """How far a side went out in ``match_id``, for the standings (more is later, so ranks higher):
+        losers' round ``r`` is ``r``; either final is ``2k - 1``, one more than the losers' final."""
+        if match_id.bracket in ("GF", "GF2"):
+            return 2 * self.rounds - 1
+        if match_id.bracket != "L":
+            raise ValueError(f"nobody goes out in the winners' bracket ({match_id})")
+        return match_id.round
+
     @property
     def seed(self) -> dict[int, int]:
         """Entrant -> seed (1 is the best)."""
@@ -326,15 +335,15 @@ def _candidate_orders(m: int) -> list[tuple[int, ...]]:
 # ------------------------------------------------------------------ the state
 
 
-def double_elimination_state(bracket: Bracket, results: Mapping[MatchId | tuple, int]) -> BracketState:
-    """The bracket after ``results``: each played match's id (a ``MatchId`` or a plain
-    ``(bracket, round, slot)`` tuple) -> its winner.
+def double_elimination_state(bracket: Bracket, results: Mapping[MatchId | tuple | str, int]) -> BracketState:
+    """The bracket after ``results``: each played match's id (a ``MatchId``, a plain
+    ``(bracket, round, slot)`` tuple or its code such as ``"L2.1"``) -> its winner.
 
     Bad results are refused with ``ValueError`` (and nothing is computed): a result for a match that is
     unknown, not ready (a side not known yet, a bye, the reset final when it is not needed), or whose
     winner is not one of its sides.
     """
-    results = {MatchId(*key): winner for key, winner in results.items()}
+    results = {_match_id(key): winner for key, winner in results.items()}
     plan_ids = {match_id for match_id, _ in bracket.plan}
     unknown = [key for key in results if key not in plan_ids]
     if unknown:
@@ -425,6 +434,15 @@ def double_elimination_state(bracket: Bracket, results: Mapping[MatchId | tuple,
     return BracketState(matches=matches, ready=ready, losses=losses, byes=byes, out_in=out_in, champion=champion)
 
 
+def _match_id(key) -> MatchId:
+    if isinstance(key, str):
+        return MatchId.parse(key)
+    try:
+        return MatchId(*key)
+    except TypeError:
+        raise ValueError(f"not a match: {key!r}") from None
+
+
 def _shown(value) -> int | None:
     return None if value is NOBODY else value
 
@@ -432,28 +450,20 @@ def _shown(value) -> int | None:
 # ------------------------------------------------------------------ order and view
 
 
-def double_elimination_order(bracket: Bracket, results: Mapping[MatchId | tuple, int]) -> list[list[int]]:
+def double_elimination_order(bracket: Bracket, results: Mapping[MatchId | tuple | str, int]) -> list[list[int]]:
     """The standings by round reached, as groups sharing a place, best first.
 
     Over: ``[[champion], [runner-up], ...]`` then the sides out in each losers' round, the latest round
-    first; a group holds every side out in the same losers' round (its order inside is the seeding).
+    first (``Bracket.stage``); a group holds every side out in the same losers' round, in seed order.
     While it runs: first everyone still in (one group), then the sides out, as above.
     """
     state = double_elimination_state(bracket, results)
-    seed = bracket.seed
-    groups: list[list[int]] = []
-    if state.finished:
-        groups += [[state.champion], [state.runner_up]]
-    else:
-        groups.append([entrant for entrant in bracket.entrants if entrant not in state.out_in])
-    finalists = set(groups[0]) | set(groups[1]) if state.finished else set(groups[0])
-    by_round: dict[int, list[int]] = {}
-    for entrant, match_id in state.out_in.items():
-        if entrant not in finalists:
-            by_round.setdefault(match_id.round, []).append(entrant)
-    for number in sorted(by_round, reverse=True):
-        groups.append(sorted(by_round[number], key=seed.__getitem__))
-    return [group for group in groups if group]
+    still_in = [entrant for entrant in bracket.entrants if entrant not in state.out_in]
+    by_stage: dict[int, list[int]] = {}
+    for entrant in bracket.entrants:
+        if entrant in state.out_in:
+            by_stage.setdefault(bracket.stage(state.out_in[entrant]), []).append(entrant)
+    return [still_in] + [by_stage[stage] for stage in sorted(by_stage, reverse=True)]
 
 
 def places(order: Sequence[Sequence[int]]) -> dict[int, int]:
@@ -467,7 +477,7 @@ def places(order: Sequence[Sequence[int]]) -> dict[int, int]:
     return result
 
 
-def double_elimination_view(bracket: Bracket, results: Mapping[MatchId | tuple, int]) -> BracketView:
+def double_elimination_view(bracket: Bracket, results: Mapping[MatchId | tuple | str, int]) -> BracketView:
     """The bracket as columns for a drawing (see ``BracketView``); every slot is kept, byes and empty
     slots included (``Match.status`` says which), so each column keeps its shape."""
     state = double_elimination_state(bracket, results)
