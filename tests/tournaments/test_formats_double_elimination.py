@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from tournaments.formats import knockout_round
 from tournaments.formats.double_elimination import (
+    BRACKETS,
     GRAND_FINAL,
+    MATCH_STATUSES,
     RESET_FINAL,
     MatchId,
     Source,
@@ -392,6 +394,8 @@ def test_any_field_and_any_results_play_out_by_the_rules(n, seed, upsets):
         results[match.id] = b if rng.random() < upsets else a
     state = double_elimination_state(bracket, results)
     assert state.finished  # the event always ends
+    assert {m.status for m in state.matches.values()} <= MATCH_STATUSES
+    assert {m.id.bracket for m in state.matches.values()} == set(BRACKETS[: 2 if n > 2 else 1]) | {"GF", "GF2"}
     reset = state.matches[RESET_FINAL].status == "played"
     # Every side but the champion ends with exactly two losses; the champion with one after a reset, else none.
     assert {e: state.losses[e] for e in entrants if e != state.champion} == dict.fromkeys(
