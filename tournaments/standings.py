@@ -317,6 +317,33 @@ class Seed(Metric):
         return float(value) if value is not None else float("inf")
 
 
+class ProgressiveScore(Metric):
+    name = "progressive"
+    label = _(
+        "progressive score (the sum of the running totals of points after each round: points won early count more)"
+    )
+    header = pgettext_lazy("tie-break column", "Progressive")
+    description = (
+        "progressive (cumulative) score, the sum of progressive scores of FIDE's tie-break "
+        "regulations (PS): the sum of the running totals of points after each round of the event "
+        "(rounds scoring 1, 0, 1 give 1 + 1 + 2 = 4), the more the better. A bye's points count as "
+        "scored (US Chess's cumulative variant would take them off); a round not played (a late "
+        "entry, after a withdrawal) adds the total so far"
+    )
+    places = 2
+
+    def values(self, board, tied):
+        rounds = board.rounds()
+        out = {}
+        for entrant, line in board.lines.items():
+            running = total = 0.0
+            for number in rounds:
+                running += line.by_round.get(number, 0.0)
+                total += running
+            out[entrant] = total
+        return out
+
+
 #: Each format's tie-breaks, in order, when the event orders none of its own.
 DEFAULT_TIEBREAKS = {
     "swiss": ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "seed"),
