@@ -72,8 +72,9 @@ class Swiss(RoundFormat):
 class RoundRobin(RoundFormat):
     name = Tournament.Format.ROUND_ROBIN.value
     label = Tournament.Format.ROUND_ROBIN.label
-    # Everyone meets everyone: Buchholz says little, who beat whom says more.
-    default_tiebreaks = ("sonneborn_berger", "duraks", "games", "seed")
+    # Everyone meets everyone: Buchholz says little; what the tied did against each other says
+    # most (FIDE's recommendation for round robins: direct encounter first), then whom they beat.
+    default_tiebreaks = ("head_to_head", "sonneborn_berger", "duraks", "games", "seed")
 
     def seat_round(self, event, number, entrants, ids, ratings):
         schedule = formats.round_robin_schedule(self._field(event, ids), event.entrants_per_table, seed=event.pk)

@@ -21,18 +21,12 @@ from . import registry
 
 
 def validate_tiebreaks(value):
-    """The tie-breaks are names of standings.METRICS, each once."""
-    from .standings import check_tiebreaks
+    """The tie-breaks are names of standings.METRICS, each once (the registry says which, and why not)."""
+    from .standings import tiebreak_refusal
 
-    try:
-        check_tiebreaks(value)
-    except ValueError as error:
-        raise ValidationError(
-            _("Choose tie-breaks from: %(names)s (each once)."), params={"names": ", ".join(METRIC_NAMES)}
-        ) from error
-
-
-METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "wins", "games", "seed", "head_to_head")
+    refusal = tiebreak_refusal(value)
+    if refusal is not None:
+        raise ValidationError(refusal, code="tiebreaks")
 
 
 class Pair(models.Model):
@@ -157,10 +151,7 @@ class Tournament(models.Model):
         default=list,
         blank=True,
         validators=[validate_tiebreaks],
-        help_text=_(
-            "tie-break names in order, from: buchholz, median_buchholz, sonneborn_berger, duraks, games, seed, "
-            "head_to_head; empty: the format's default"
-        ),
+        help_text=_("the tie-breaks' names in order, each once; empty: the format's default"),
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     created_by = models.ForeignKey(

@@ -73,23 +73,19 @@ STANDING_TEXTS = {
     "cancelled": pgettext_lazy("standing", "cancelled"),
 }
 
-# The tie-breaks (standings.METRICS) as the rules text names them.
-TIEBREAK_TEXTS = {
-    "buchholz": _("Buchholz (the average points of the opponents met, per opponent)"),
-    "median_buchholz": _("median Buchholz (the same without the best and the worst opponent)"),
-    "sonneborn_berger": _(
-        "Sonneborn-Berger (the points of each table-mate you outscored in a round, half for equal points, per opponent)"
-    ),
-    "head_to_head": _("head-to-head (how many rivals tied on points one finished above at the same table)"),
-    "duraks": _("fewer durak finishes"),
-    "wins": _("more games won (first place alone at the table)"),
-    "games": _("more games played"),
-    "seed": _("the better seed (from the ratings at the event's start)"),
-}
-
 
 def tiebreak_texts(event: Tournament) -> list[str]:
-    return [str(TIEBREAK_TEXTS[name]) for name in event_tiebreaks(event)]
+    """The event's tie-breaks as the rules text names them (each metric's label), in order."""
+    return [str(standings.METRICS[name].label) for name in event_tiebreaks(event)]
+
+
+def tiebreak_columns(event: Tournament) -> list[standings.Metric]:
+    """The event's tie-breaks in order: the columns its standings show after the points."""
+    return [standings.METRICS[name] for name in event_tiebreaks(event)]
+
+
+def tiebreak_cell(metric: standings.Metric, value) -> dict:
+    return {"name": metric.name, "value": value, "number": metric.number(value), "text": metric.text(value)}
 
 
 def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) -> str:
@@ -115,6 +111,7 @@ def standings_table(event: Tournament) -> list[dict]:
     """Standings with names and states, ready for the page and the CSV."""
     names = entrant_names(event)
     states = {e.pk: e for e in event.entrants.select_related("pair")}
+    columns = tiebreak_columns(event)
     out = []
     for line in standings_of(event):
         entrant = states[line.entrant]
@@ -124,10 +121,9 @@ def standings_table(event: Tournament) -> list[dict]:
                 "entrant": line.entrant,
                 "name": names.get(line.entrant, "?"),
                 "points": line.points,
-                "buchholz": line.buchholz,
-                "median_buchholz": line.median_buchholz,
-                "sonneborn_berger": line.sonneborn_berger,
-                "duraks": line.duraks,
+                **line.values,  # every metric's value by name (standings.METRICS)
+                # The event's tie-breaks in its order: each value, and its text as the metric prints it.
+                "tiebreaks": [tiebreak_cell(metric, line.values[metric.name]) for metric in columns],
                 "rating": line.rating,  # None: provisional or unrated
                 "seed": line.seed,
                 "games": line.games,

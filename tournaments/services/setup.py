@@ -17,7 +17,7 @@ from games import engine
 from games.errors import rule_error_lazy
 from games.services import tables as game_tables
 
-from .. import formats, notify, registry
+from .. import formats, notify, registry, standings
 from ..errors import TournamentRefused
 from ..models import Tournament
 from . import entries
@@ -76,6 +76,9 @@ def validate_event(tournament: Tournament) -> None:
             raise TournamentRefused(_("An arena needs a turn timer, so that its games end in time."))
     if tournament.round_time_limit and not tournament.turn_seconds:
         raise TournamentRefused(_("A round time limit needs a turn timer, so that the games end."))
+    refusal = standings.tiebreak_refusal(tournament.tiebreaks or [])
+    if refusal is not None:
+        raise TournamentRefused(refusal)
     try:
         rules_of(tournament)
     except (ValueError, TypeError) as exc:
