@@ -196,6 +196,182 @@ def two_teams(teams, ranks) -> list[list[tuple[float, float]]]:
     return result
 
 
+# The package's own convergence criterion (trueskill.DELTA, `rate`'s min_delta) and its
+# limit of ten rounds of the schedule: `many_teams` stops where the package stops.
+_MIN_DELTA = 0.0001
+_ROUNDS = 10
+
+
+def _package_cdf_pdf(x: float) -> tuple[float, float]:
+    """The package's own cdf and pdf at x (trueskill.backends: its erfc approximation, good to
+    about 1e-7), in one call: `many_teams` needs both at every truncation.
+    tests/ratings/test_model.py checks them against the package's on a grid."""
+    z = abs(x) * _INV_SQRT_2
+    t = 1.0 / (1.0 + z / 2.0)
+    r = t * math.exp(
+        -z * z
+        - 1.26551223
+        + t
+        * (
+            1.00002368
+            + t
+            * (
+                0.37409196
+                + t
+                * (
+                    0.09678418
+                    + t
+                    * (
+                        -0.18628806
+                        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))
+                    )
+                )
+            )
+        )
+    )
+    # cdf(x) = erfc(-x / sqrt 2) / 2, and erfc(y) = r for y >= 0, 2 - r below.
+    cdf = 0.5 * (r if x <= 0.0 else 2.0 - r)
+    return cdf, _INV_SQRT_2PI * math.exp(-(x * x) / 2.0)
+
+
+_INV_SQRT_2 = 1.0 / math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def many_teams(teams, ranks) -> list[list[tuple[float, float]]]:
+    """TrueSkill for a strict game of three or more teams: the package's own factor graph and
+    message-passing schedule (`TrueSkill.run_schedule`) written out for a chain of teams, on plain
+    (precision, precision-adjusted mean) floats instead of its Gaussian and Variable objects.
+
+    The same messages in the same order, the same stop (the largest change of a difference's
+    belief in a round at most _MIN_DELTA, or _ROUNDS rounds) and the package's own cdf and pdf:
+    the package's numbers to rounding (tests/ratings/test_model.py compares them), at a tenth
+    of its cost. Raises FloatingPointError where the package does (its w outside (0, 1)).
+
+    Teams are taken in rank order: t_k is the k-th team's performance, d_x = t_x - t_(x+1) the
+    difference truncated at > margin (the draw margin of probability 0: next to nothing)."""
+    order = sorted(range(len(teams)), key=ranks.__getitem__)
+    beta_squared = BETA * BETA
+    tau_squared = TAU * TAU
+    sqrt = math.sqrt
+    # Down: prior (sigma grown by TAU), performance (+ BETA^2), team performance (the sum).
+    priors = []  # per team in rank order: [(pi, tau) of each member's prior]
+    likelihood = []  # per team: [(mean, variance) of each member's performance message]
+    down_pi, down_tau = [], []  # the team performance's message from its sum
+    for i in order:
+        team_priors, team_perf = [], []
+        mu_sum = variance_sum = 0.0
+        for mu, sigma in teams[i]:
+            pi = sqrt(sigma * sigma + tau_squared) ** -2
+            tau = pi * mu
+            team_priors.append((pi, tau))
+            a = 1.0 / (1.0 + beta_squared * pi)
+            perf_pi, perf_tau = a * pi, a * tau
+            team_perf.append((perf_tau / perf_pi, 1.0 / perf_pi))
+            mu_sum += perf_tau / perf_pi
+            variance_sum += 1.0 / perf_pi
+        priors.append(team_priors)
+        likelihood.append(team_perf)
+        pi = 1.0 / variance_sum
+        down_pi.append(pi)
+        down_tau.append(pi * mu_sum)
+    diffs = len(order) - 1
+    last = diffs - 1
+    # Difference x's messages to its left team (l), to its right team (r), to d_x from the sum
+    # and from the truncation (c). The package starts them all at N(pi=0, tau=0); a team's
+    # belief without difference x's message is its sum's message and the other difference's.
+    l_pi, l_tau = [0.0] * diffs, [0.0] * diffs
+    r_pi, r_tau = [0.0] * diffs, [0.0] * diffs
+    c_pi, c_tau = [0.0] * diffs, [0.0] * diffs
+    margins = [_draw_margin(len(teams[order[x]]) + len(teams[order[x + 1]])) for x in range(diffs)]
+    sweep = [(x, True) for x in range(last)] + [(x, False) for x in range(last, 0, -1)]
+    for _ in range(_ROUNDS):
+        delta = 0.0
+        for x, rightwards in sweep:
+            # The sum down to d_x ...
+            if x:
+                left_pi, left_tau = down_pi[x] + r_pi[x - 1], down_tau[x] + r_tau[x - 1]
+            else:
+                left_pi, left_tau = down_pi[0], down_tau[0]
+            if x < last:
+                right_pi, right_tau = down_pi[x + 1] + l_pi[x + 1], down_tau[x + 1] + l_tau[x + 1]
+            else:
+                right_pi, right_tau = down_pi[x + 1], down_tau[x + 1]
+            pi = 1.0 / (1.0 / left_pi + 1.0 / right_pi)
+            tau = pi * (left_tau / left_pi - right_tau / right_pi)
+            # ... the truncation up (the package's v_win and w_win) ...
+            sqrt_pi = sqrt(pi)
+            t = tau / sqrt_pi - margins[x] * sqrt_pi
+            cdf, pdf = _package_cdf_pdf(t)
+            v = pdf / cdf if cdf else -t
+            w = v * (v + t)
+            if not 0.0 < w < 1.0:
+                raise FloatingPointError("w outside (0, 1): an upset too large to rate")
+            old_c_pi, old_c_tau = c_pi[x], c_tau[x]
+            new_pi, new_tau = pi / (1.0 - w), (tau + sqrt_pi * v) / (1.0 - w)
+            c_pi[x], c_tau[x] = cpi, ctau = new_pi - pi, new_tau - tau
+            change = abs(new_tau - (tau + old_c_tau))
+            change_pi = sqrt(abs(new_pi - (pi + old_c_pi)))
+            if change_pi > change:
+                change = change_pi
+            if change > delta:
+                delta = change
+            # ... and up to the next team: t_(x+1) = t_x - d_x rightwards, t_x = d_x + t_(x+1) back.
+            # (A truncation that taught nothing, w below rounding, sends pi 0: the package's sum then
+            # takes an infinite variance and sends N(pi=0, tau=0) on.)
+            if not cpi:
+                if rightwards:
+                    r_pi[x] = r_tau[x] = 0.0
+                else:
+                    l_pi[x] = l_tau[x] = 0.0
+            elif rightwards:
+                pi = 1.0 / (1.0 / left_pi + 1.0 / cpi)
+                r_pi[x], r_tau[x] = pi, pi * (left_tau / left_pi - ctau / cpi)
+            else:
+                pi = 1.0 / (1.0 / cpi + 1.0 / right_pi)
+                l_pi[x], l_tau[x] = pi, pi * (ctau / cpi + right_tau / right_pi)
+        if delta <= _MIN_DELTA:
+            break
+    # Both ends up: t_0 = d_0 + t_1 and t_last+1 = t_last - d_last.
+    if c_pi[0]:
+        right_pi, right_tau = (down_pi[1] + l_pi[1], down_tau[1] + l_tau[1]) if last else (down_pi[1], down_tau[1])
+        pi = 1.0 / (1.0 / c_pi[0] + 1.0 / right_pi)
+        l_pi[0], l_tau[0] = pi, pi * (c_tau[0] / c_pi[0] + right_tau / right_pi)
+    else:
+        l_pi[0] = l_tau[0] = 0.0
+    if c_pi[last]:
+        left_pi, left_tau = (
+            (down_pi[last] + r_pi[last - 1], down_tau[last] + r_tau[last - 1]) if last else (down_pi[0], down_tau[0])
+        )
+        pi = 1.0 / (1.0 / left_pi + 1.0 / c_pi[last])
+        r_pi[last], r_tau[last] = pi, pi * (left_tau / left_pi - c_tau[last] / c_pi[last])
+    else:
+        r_pi[last] = r_tau[last] = 0.0
+
+    # Up: each member's performance from the team's (less the other members'), then his skill.
+    result: list = [None] * len(teams)
+    for k, i in enumerate(order):
+        up_pi = (l_pi[k] if k < diffs else 0.0) + (r_pi[k - 1] if k else 0.0)
+        up_tau = (l_tau[k] if k < diffs else 0.0) + (r_tau[k - 1] if k else 0.0)
+        members = likelihood[k]
+        rated = []
+        for j, (prior_pi, prior_tau) in enumerate(priors[k]):
+            if not up_pi:  # nothing learnt about this team (as the package: an infinite variance)
+                rated.append((prior_tau / prior_pi, sqrt(1.0 / prior_pi)))
+                continue
+            mu, variance = up_tau / up_pi, 1.0 / up_pi
+            for m, (perf_mu, perf_variance) in enumerate(members):
+                if m != j:
+                    mu -= perf_mu
+                    variance += perf_variance
+            pi = 1.0 / variance
+            a = 1.0 / (1.0 + beta_squared * pi)
+            new_pi, new_tau = prior_pi + a * pi, prior_tau + a * pi * mu
+            rated.append((new_tau / new_pi, sqrt(1.0 / new_pi)))
+        result[i] = rated
+    return result
+
+
 def library_rate(teams, ranks) -> list[list[tuple[float, float]]]:
     """The package's own `TrueSkill(...).rate` on plain `(mu, sigma)` tuples (ranks as given)."""
     import trueskill
@@ -213,7 +389,7 @@ def strict_rate(teams, ranks) -> list[list[tuple[float, float]]]:
     if len(teams) == 2:
         return two_teams(teams, ranks)
     try:
-        return library_rate(teams, ranks)
+        return many_teams(teams, ranks)
     except FloatingPointError:
         return [[(mu, math.sqrt(sigma * sigma + TAU * TAU)) for mu, sigma in team] for team in teams]
 
