@@ -10,10 +10,11 @@ from django.utils.translation import pgettext_lazy
 from games import selectors as games_selectors
 from games.choices import Variant
 
-from .. import notify, registry, standings
+from .. import notify, registry
 from ..formats.search import Seater
 from ..formats.seating import repeat_pairs
 from ..models import Entrant, Pair, Result, Round, StuckStep, Tournament
+from ..standings import METRICS, Line, Metric
 
 # The package's parts, re-exported: callers read `selectors.<name>` whichever part holds it.
 from .absence import absence_rows, absences, adjudicable_tables  # noqa: F401
@@ -76,19 +77,19 @@ STANDING_TEXTS = {
 
 def tiebreak_texts(event: Tournament) -> list[str]:
     """The event's tie-breaks as the rules text names them (each metric's label), in order."""
-    return [str(standings.METRICS[name].label) for name in event_tiebreaks(event)]
+    return [str(METRICS[name].label) for name in event_tiebreaks(event)]
 
 
-def tiebreak_columns(event: Tournament) -> list[standings.Metric]:
+def tiebreak_columns(event: Tournament) -> list[Metric]:
     """The event's tie-breaks in order: the columns its standings show after the points."""
-    return [standings.METRICS[name] for name in event_tiebreaks(event)]
+    return [METRICS[name] for name in event_tiebreaks(event)]
 
 
-def tiebreak_cell(metric: standings.Metric, value) -> dict:
+def tiebreak_cell(metric: Metric, value) -> dict:
     return {"name": metric.name, "value": value, "number": metric.number(value), "text": metric.text(value)}
 
 
-def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) -> str:
+def standing_state(event: Tournament, entrant: Entrant, line: Line) -> str:
     """Withdrawn and disqualified say so; the others say where the event is: registered (or checked
     in) before it starts, "did not check in", playing while it runs, finished (a knockout's winner:
     winner) after it ends."""
