@@ -121,6 +121,8 @@ def _subject(kind: str, context: dict) -> str:
         Kind.ROUND: gettext("%(event)s, round %(round)s: your table is number %(table)s"),
         Kind.FINAL: gettext("%(event)s: final standings"),
     }
+    if kind == Kind.FINAL and context.get("corrected"):
+        texts[kind] = gettext("%(event)s: corrected final standings")
     return texts[kind] % {
         "event": context["event"].name,
         "round": context.get("round_number"),
@@ -185,5 +187,6 @@ def deliver(kind: str, object_id: int, now=None) -> list[str]:
                 )
                 failures.append(f"{channel} to {user.pk}: {exc!r}")
             else:
-                Sent.objects.filter(pk=sent.pk).update(claimed_at=None, sent_at=timezone.now(), error="")
+                told = extra.get("told", {})
+                Sent.objects.filter(pk=sent.pk).update(claimed_at=None, sent_at=timezone.now(), error="", told=told)
     return failures
