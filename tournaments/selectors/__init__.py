@@ -152,16 +152,18 @@ def start_numbers(event: Tournament) -> dict[int, int]:
 
 
 def crosstable(event: Tournament) -> dict:
-    """Rounds as columns, entrants in standings order (each with his start number). Per round a
+    """Rounds as columns (an arena: each entrant's games, `by_games`), entrants in standings order (each with his start number). Per round a
     cell: the table number (None for a bye), the table-mates met there in seat order (start number
     and name), the place at that table, the round's points as the standings count them, and
     whether it was a bye; None for a round not played. The place is the game's place when the
     table played one game that round; with several games (`places` lists each), the place by the
     round's points at the table: 1 + the table-mates who scored more."""
-    rounds = list(event.round_set.order_by("number").values_list("number", flat=True))
     names = entrant_names(event)
     numbers = start_numbers(event)
     lines = standings_table(event)
+    if registry.of(event).continuous:
+        return _crosstable_by_games(event, lines, names, numbers)
+    rounds = list(event.round_set.order_by("number").values_list("number", flat=True))
     by_round = {line["entrant"]: line["by_round"] for line in lines}
     cells: dict[int, dict[int, dict]] = {}
     results = Result.objects.filter(round__tournament=event).select_related("round", "round_table")
@@ -196,7 +198,35 @@ def crosstable(event: Tournament) -> dict:
     for line in lines:
         mine = cells.get(line["entrant"], {})
         rows.append({**line, "start": numbers.get(line["entrant"]), "cells": [mine.get(n) for n in rounds]})
-    return {"rounds": rounds, "rows": rows}
+    return {"rounds": rounds, "rows": rows, "by_games": False}
+
+
+def _crosstable_by_games(event: Tournament, lines: list[dict], names: dict, numbers: dict) -> dict:
+    """An event with no rounds (an arena: one round holding every game): a column per game of
+    each entrant, his first, second, ... in the order he played them (its table number is the
+    order dealt), with that game's table, table-mates, place and points."""
+    cells: dict[int, list[dict]] = {}
+    results = Result.objects.filter(round__tournament=event, round_table__isnull=False).select_related("round_table")
+    for r in results.order_by("round_table__number", "pk"):
+        rt = r.round_table
+        mates = [pk for pk in rt.entrants if pk != r.entrant_id]
+        cells.setdefault(r.entrant_id, []).append(
+            {
+                "table": rt.number,
+                "bye": False,
+                "places": [r.place] if r.place is not None else [],
+                "place": r.place,
+                "duraks": int(r.is_durak),
+                "points": r.points,
+                "opponents": [{"entrant": pk, "start": numbers.get(pk), "name": names.get(pk, "?")} for pk in mates],
+            }
+        )
+    most = max((len(games) for games in cells.values()), default=0)
+    rows = []
+    for line in lines:
+        mine = cells.get(line["entrant"], [])
+        rows.append({**line, "start": numbers.get(line["entrant"]), "cells": mine + [None] * (most - len(mine))})
+    return {"rounds": list(range(1, most + 1)), "rows": rows, "by_games": True}
 
 
 def round_view(event: Tournament, user=None) -> dict | None:
