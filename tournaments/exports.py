@@ -377,7 +377,8 @@ def trf_tiebreak_line(row: dict) -> str:
 
 def write_trf(event: Tournament) -> bytes:
     """The header lines (012 name, 042 start, 052 end, 062 entrants, 092 format, XXR rounds,
-    an arena's XXA minutes (its XXR and round blocks are each entrant's games), XXS table-mate slots, XXV variant, XXB the tie-breaks in order), then one 001 line per
+    an arena's XXA minutes (its XXR and round blocks are each entrant's games), XXS table-mate
+    slots, XXV variant, XXB the tie-breaks in order), then one 001 line per
     entrant, by start number, then one XXT line of tie-break values per entrant, the same order."""
     cross = selectors.crosstable(event)
     slots = trf_slots(event, cross)

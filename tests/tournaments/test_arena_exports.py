@@ -77,7 +77,7 @@ def test_an_arena_games_export_lists_each_players_games_in_time_order(arena):
         by_player.setdefault(row[0], []).append(row)
     assert list(by_player) == list(dict.fromkeys(row[0] for row in rows)), "each player's games together"
     finished = header.index("окончена (Europe/Moscow)")
-    for name, games in by_player.items():
+    for games in by_player.values():
         assert [g[1] for g in games] == ["1", "2"]
         assert [g[finished] for g in games] == sorted(g[finished] for g in games)
         assert [int(g[2]) for g in games] == sorted(int(g[2]) for g in games)

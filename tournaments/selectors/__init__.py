@@ -152,7 +152,8 @@ def start_numbers(event: Tournament) -> dict[int, int]:
 
 
 def crosstable(event: Tournament) -> dict:
-    """Rounds as columns (an arena: each entrant's games, `by_games`), entrants in standings order (each with his start number). Per round a
+    """Rounds as columns (an arena: each entrant's games, `by_games`), entrants in standings
+    order (each with his start number). Per round a
     cell: the table number (None for a bye), the table-mates met there in seat order (start number
     and name), the place at that table, the round's points as the standings count them, and
     whether it was a bye; None for a round not played. The place is the game's place when the
