@@ -363,6 +363,14 @@ SITE_URL = env_str("SITE_URL") or "http://localhost:8000"
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT")
+# The hosts a push subscription's endpoint may name (notices/push.py): the browsers' push
+# services (Chrome's FCM, Firefox's autopush, Safari's and Edge's), "*." for any subdomain.
+# An endpoint elsewhere, or one that resolves to a loopback, private, link-local or
+# metadata address, is refused when stored and again when sent to.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    ["fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com", "*.notify.windows.com"],
+)
 # New reviews one person may ask for in any 24 hours (reviews.services; 0: none).
 REVIEWS_PER_DAY = int(env_str("REVIEWS_PER_DAY") or 20)
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).
