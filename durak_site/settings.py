@@ -123,6 +123,7 @@ INSTALLED_APPS = [
     "reviews",
     "notices",
     "friends",
+    "backups",
     "bench",  # management commands only: benchmarks, load test, rating study (no models, URLs or templates)
 ]
 
@@ -371,6 +372,10 @@ PUSH_SERVICE_HOSTS = env_list(
     "PUSH_SERVICE_HOSTS",
     ["fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com", "*.notify.windows.com"],
 )
+# Backups (backups/): `manage.py backup` writes into BACKUP_DIR unless given a path; the
+# nightly one (Celery beat, on the batch queue) keeps the last BACKUP_KEEP files there.
+BACKUP_DIR = Path(env_str("BACKUP_DIR") or BASE_DIR / "db-backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 # New reviews one person may ask for in any 24 hours (reviews.services; 0: none).
 REVIEWS_PER_DAY = int(env_str("REVIEWS_PER_DAY") or 20)
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).
