@@ -72,7 +72,5 @@ def tables_of(path: Path, leave_out: frozenset = frozenset()) -> dict[str, list]
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
         names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
         return {
-            name: db.execute(f'SELECT * FROM "{name}" ORDER BY 1').fetchall()
-            for name in names
-            if name not in leave_out
+            name: db.execute(f'SELECT * FROM "{name}" ORDER BY 1').fetchall() for name in names if name not in leave_out
         }
