@@ -339,6 +339,7 @@ CELERY_TASK_ROUTES = {
     # The senders name these queues themselves; the routes cover a message sent without one.
     "reviews.tasks.run_review": {"queue": BATCH_QUEUE},
     "ratings.tasks.recompute": {"queue": BATCH_QUEUE},
+    "backups.tasks.nightly_backup": {"queue": BATCH_QUEUE},
 }
 # Beat: django-celery-beat's database scheduler, also in the embedded mode. Each
 # periodic task is a row that its app's data migration creates once (the one-second
