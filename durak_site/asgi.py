@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from durak_site.input_checks import RefuseUnstorableSocket  # noqa: E402
 from durak_site.origins import SameOriginValidator  # noqa: E402
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
 from durak_site.sockets import SocketGuard  # noqa: E402
@@ -20,8 +21,11 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Scheme, host and port of the Origin must be the site's own (or a trusted origin);
+        # nothing no database stores, before the session is read (durak_site.input_checks);
         # then the caps on open sockets, and an answer when Redis is away (durak_site.sockets).
-        "websocket": SameOriginValidator(AuthMiddlewareStack(SocketGuard(URLRouter(websocket_urlpatterns)))),
+        "websocket": SameOriginValidator(
+            RefuseUnstorableSocket(AuthMiddlewareStack(SocketGuard(URLRouter(websocket_urlpatterns))))
+        ),
     }
 )
 

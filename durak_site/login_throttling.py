@@ -41,3 +41,15 @@ class AddressAwareHandler(AxesDatabaseHandler):
         username = get_client_username(request, credentials)
         count, _ = AccessAttempt.objects.filter(username=username, ip_address=request.axes_ip_address).delete()
         return count
+
+
+def client_username(request, credentials: dict | None = None) -> str | None:
+    """The name a failure is counted under (AXES_USERNAME_CALLABLE): django-axes's own
+    choice, the credentials' name or else the form's, clipped to its column. A name
+    longer than any player's (the login form lets Django's authenticate try it) was
+    a server error on PostgreSQL when it was stored whole."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    name = credentials.get(field) if credentials else getattr(request, "data", request.POST).get(field)
+    if not isinstance(name, str):
+        return name
+    return name[: AccessAttempt._meta.get_field("username").max_length]

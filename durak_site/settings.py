@@ -139,6 +139,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Before any view or form reads the data: a NUL or a lone surrogate anywhere in the
+    # request is the site's 400 page, an id no row can have its 404 (durak_site.input_checks).
+    "durak_site.input_checks.RefuseUnstorableInput",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -210,6 +213,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 LOGIN_ADDRESS_FAILURE_LIMIT = max(env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30), AXES_FAILURE_LIMIT)
 AXES_HANDLER = "durak_site.login_throttling.AddressAwareHandler"
+AXES_USERNAME_CALLABLE = "durak_site.login_throttling.client_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "lockout.html"
 # The address is REMOTE_ADDR: behind a proxy, run daphne with --proxy-headers so
@@ -300,6 +304,7 @@ TABLE_CREATE_RATE = env_rate("TABLE_CREATE_RATE", (10, 600))
 GUEST_CREATE_RATE = env_rate("GUEST_CREATE_RATE", (10, 3600))
 SIGNUP_RATE = env_rate("SIGNUP_RATE", (5, 3600))
 PAIR_INVITE_RATE = env_rate("PAIR_INVITE_RATE", (10, 3600))
+MAIL_LINK_RATE = env_rate("MAIL_LINK_RATE", (5, 3600))
 # Open websockets per signed-in user and per address (durak_site.sockets; 0: no cap).
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 30)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 120)

@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import app_shell
+from . import app_shell, input_checks
+
+# The site's own 400 page, with its header and in the visitor's language (Django's renders without the request).
+handler400 = input_checks.bad_request
 
 urlpatterns = [
     path("admin/", admin.site.urls),

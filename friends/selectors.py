@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games import selectors as games
+from games import wording
 
 from .models import Block, Follow, Invitation
 
@@ -16,11 +17,17 @@ INVITATIONS_SHOWN = 20
 
 def friends_of(user) -> list[dict]:
     """Whom `user` follows, those at the club first (`games.selectors.players_present`)."""
-    rows = list(Follow.objects.filter(follower=user).select_related("followed").order_by("followed__username"))
+    rows = list(Follow.objects.filter(follower=user).select_related("followed__profile").order_by("followed__username"))
     present = games.players_present([f.followed_id for f in rows])
     order = {"online": 0, "recent": 1, "": 2}
     friends = [
-        {"user": f.followed, "name": games.display_name(f.followed), "presence": present.get(f.followed_id, "")}
+        {
+            "user": f.followed,
+            "name": games.display_name(f.followed),
+            "presence": present.get(f.followed_id, ""),
+            # «была несколько минут назад»: a past verb, in the friend's gender
+            "recently": wording.said_of(wording.RECENTLY_HERE, games.address_of(f.followed)),
+        }
         for f in rows
     ]
     return sorted(friends, key=lambda f: order[f["presence"]])

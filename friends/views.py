@@ -19,7 +19,11 @@ from . import selectors, services
 
 def _back(request):
     target = request.POST.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    # A path only: a bare word would be taken for a URL's name by redirect() (a server error).
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    if target.startswith("/") and allowed:
         return redirect(target)
     return redirect("friends:index")
 

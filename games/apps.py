@@ -9,6 +9,13 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from django.conf import settings
+        from django.urls import register_converter
+
+        from games.converters import CONVERTERS
+
+        # Before any URLconf is read: every app's URLs may name them.
+        for name, converter in CONVERTERS.items():
+            register_converter(converter, name)
         from django.db.models.signals import post_save
 
         from games.services.accounts import keep_name_key

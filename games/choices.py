@@ -40,3 +40,11 @@ class QueueStatus(models.TextChoices):
     WAITING = "waiting", _("Waiting")
     MATCHED = "matched", _("Seated")
     LEFT = "left", _("Left the queue")
+
+
+class Address(models.TextChoices):
+    """How a player asked the site to speak of him in Russian (verbs in the past agree with it)."""
+
+    NEUTRAL = "", _("No preference: words without gender")
+    HE = "he", _("He: masculine forms")
+    SHE = "she", _("She: feminine forms")

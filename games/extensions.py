@@ -19,10 +19,11 @@ at every render, so an app removed from INSTALLED_APPS simply shows nothing.
   asked by the page's request only (it may query), with the page's `table` and
   `game` dicts and the viewer's seat (None: a spectator).
 
-The table's providers run while a consumer renders on the event loop: they read
-only what a `games.signals.table_will_render` receiver has fetched (Django's
-cache); `table` and `game` are the snapshot's / the context's plain dicts. The
-record page's run in its request (`game`: the Game).
+The table's providers may query: they are asked once per render, never on the
+event loop (a socket asks them in a worker thread before it renders, once per
+change and language: `games.table.rendering.extras_of`), and what they answer
+must be the same for every viewer; `table` and `game` are the context's plain
+dicts. The record page's run in its request (`game`: the Game).
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ site), so a limit costs no database write. The chat keeps its own exact limit
     GUEST_CREATE_RATE = (10, 3600)     guest accounts per address per hour
     SIGNUP_RATE = (5, 3600)            sign-ups per address per hour
     PAIR_INVITE_RATE = (10, 3600)      pair invitations one user may send per hour
+    MAIL_LINK_RATE = (5, 3600)         confirmation links one user, or password resets one
+                                       address, may ask for per hour (someone else's mailbox
+                                       is not to be flooded)
 
 "Play now" with bots (games.services.matchmaking) counts against MAX_WAITING_TABLES
 and TABLE_CREATE_RATE like a table opened in the lobby.
@@ -45,6 +48,7 @@ DEFAULTS = {
     "GUEST_CREATE_RATE": (10, 3600),
     "SIGNUP_RATE": (5, 3600),
     "PAIR_INVITE_RATE": (10, 3600),
+    "MAIL_LINK_RATE": (5, 3600),
     "SOCKETS_PER_USER": 30,
     "SOCKETS_PER_ADDRESS": 120,
     "SOCKET_LEASE_SECONDS": 60,
@@ -99,6 +103,17 @@ def check_guest_rate(request) -> None:
 def check_signup_rate(request) -> None:
     if not hit("signup", client_address(request), setting("SIGNUP_RATE")):
         raise LimitRefused(_("Too many sign-ups from your address: try again later."))
+
+
+def check_confirmation_rate(user) -> None:
+    if not hit("confirm-mail", user.pk, setting("MAIL_LINK_RATE")):
+        raise LimitRefused(_("Too many confirmation links asked for: try again in an hour."))
+
+
+def check_password_reset_rate(request) -> None:
+    # Counted per address whatever the address typed: the answer says nothing of accounts.
+    if not hit("password-reset", client_address(request), setting("MAIL_LINK_RATE")):
+        raise LimitRefused(_("Too many password resets from your address: try again in an hour."))
 
 
 class SocketLease:

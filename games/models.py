@@ -10,7 +10,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from games.choices import GameStatus, MoveSource, QueueStatus, TableStatus
+from games.choices import Address, GameStatus, MoveSource, QueueStatus, TableStatus
 
 
 class Profile(models.Model):
@@ -26,6 +26,13 @@ class Profile(models.Model):
     emotes_muted = models.BooleanField(
         default=False, help_text="this player sees no emotes or quick phrases from anyone, at any table"
     )
+    # How to speak of him in Russian (games.wording): past verbs and adjectives agree with it;
+    # none chosen, the messages use phrasing that needs no gender.
+    address = models.CharField(max_length=3, choices=Address.choices, blank=True, default=Address.NEUTRAL)
+    # An address given at sign-up or on the profile, waiting for its link to be followed. The
+    # user's own `email` is only ever an address confirmed that way (or set by the admin): mail
+    # of any kind goes there alone, and the old one keeps working until the new one is confirmed.
+    pending_email = models.EmailField(blank=True, default="")
 
     def __str__(self):
         return self.user.username

@@ -12,6 +12,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 from django.utils import timezone
 
 from games.models import ChatMessage, Game, GameSeat, Move, Table, TableSeat
+from games.names import NAME_KEY_LENGTH, name_key
 
 CHAT_HISTORY = 50
 
@@ -27,9 +28,9 @@ def table_snapshot(table_id: int) -> dict | None:
     table = Table.objects.filter(pk=table_id).select_related("host").first()
     if table is None:
         return None
-    table_seats = list(table.seats.select_related("user"))
+    table_seats = list(table.seats.select_related("user__profile"))
     game = table.games.order_by("-number").first()
-    game_seats = list(game.seats.select_related("user")) if game is not None else []
+    game_seats = list(game.seats.select_related("user__profile")) if game is not None else []
     offline = {str(s.user_id): s.offline_since.isoformat() for s in table_seats if s.user_id and s.offline_since}
     return snapshot_of(table, table_seats, game, game_seats, offline=offline)
 
@@ -100,7 +101,34 @@ def snapshot_of(table: Table, table_seats, game: Game | None, game_seats, offlin
     }
     if offline is not None:
         snapshot["offline"] = offline
+    addresses = addresses_of([s.user for s in (*table_seats, *game_seats) if s.user_id])
+    if addresses is not None:
+        snapshot["addresses"] = addresses
     return snapshot
+
+
+def address_of(user) -> str:
+    """How the player asked to be spoken of (Profile.address, games.wording); "" when he did not."""
+    return getattr(getattr(user, "profile", None), "address", "") if user is not None else ""
+
+
+def addresses_of(users) -> dict[str, str] | None:
+    """{str(user id): Profile.address} of users whose profiles are loaded with them, or None
+    when one is not (the move path reads no profile: a live table keeps the addresses it
+    last had, as it keeps who is offline; a game's players do not change)."""
+    found = {}
+    for user in users:
+        if not _profile_cached(user):
+            return None
+        found[str(user.pk)] = address_of(user)
+    return found
+
+
+def _profile_cached(user) -> bool:
+    try:
+        return type(user).profile.is_cached(user)  # loaded by select_related (even as "none")
+    except AttributeError:
+        return False
 
 
 def lobby_tables(limit: int = 50):
@@ -137,8 +165,6 @@ def player_by_typed_name(typed: str):
     exact = user_by_name(typed)
     if exact is not None:
         return exact
-    from games.services.accounts import NAME_KEY_LENGTH, name_key
-
     key = name_key(typed)[:NAME_KEY_LENGTH]
     return get_user_model().objects.filter(profile__name_key=key).first()
 

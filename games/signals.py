@@ -8,14 +8,6 @@ place ratings and standings use). Receivers only enqueue work (or make tiny
 idempotent writes): the sender is the move path, which they must never fail
 or slow down. Errors of receivers are logged, not raised (`send_robust`).
 
-`table_will_render`: a live table's consumer is about to render a snapshot of
-its table on the server's event loop, where a database query would stop every
-other table of the process. Sent with `asend_robust` (async receivers are
-awaited), once per change and process, with the keyword argument `snapshot`
-(`games.selectors.table_snapshot`). Receivers fetch what their template tags
-will read during that render into Django's cache, awaiting the queries, so the
-render itself only reads the cache.
-
 `table_page_will_render`: the table page (an ordinary request, off the event
 loop) is being built. Sent with `send_robust`, keyword arguments
 `table_id: int, request`. A receiver may return a dict with "html" (a safe
@@ -27,5 +19,4 @@ games app knows nothing of what the fragments say.
 import django.dispatch
 
 game_finished = django.dispatch.Signal()
-table_will_render = django.dispatch.Signal()
 table_page_will_render = django.dispatch.Signal()

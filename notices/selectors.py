@@ -30,7 +30,9 @@ def push_subscriptions_of(user_id: int) -> list[PushSubscription]:
 
 
 def channels_for(user, kind: str, preferences: dict[int, Preference]) -> list[str]:
-    """The channels on which `user` asked to hear of `kind` (email only with an address)."""
+    """The channels on which `user` asked to hear of `kind`. Email only to a confirmed address:
+    `User.email` is never anything else (an address given waits in Profile.pending_email until
+    its link is followed: games.services.accounts)."""
     pref = preferences.get(user.pk)
     if pref is None:
         return []

@@ -11,19 +11,15 @@ The public face (other apps and templates use only these):
 - `ratings.selectors`: `ladder`, `pair_ladder`, `player_ratings`, `history`,
   `chart`, `trends`, `ratings_for(user_ids, variant) -> {user_id: "1523" | "1337?"}`
   (one query, for names in lists), `rating_of`, `game_chances` /
-  `game_chance_rows` (each side's chance of being the durak); for async
-  code (a consumer, before it renders) `acached_ratings_for` and
-  `acached_game_chance_rows`, which await their reads (`aread`) instead of
-  holding up the event loop, and fill the cache the template tags read.
-- `{% load ratings %}`: `rating_of`, `rating_badge`, `ratings_for` + `rating_for`,
-  `rating_chart`, `game_chances`, `chances_list` (ratings/templatetags/ratings.py).
-- `{% table_ratings table seats panels as shown %}` + `with_ratings`: a table's
-  badges, one cache read per render (for pages of other apps; games' own pages get
-  theirs through `games.extensions`).
+  `game_chance_rows` (each side's chance of being the durak), and their short
+  caches for pages re-rendered often (`cached_ratings_for`, `cached_game_chance_rows`,
+  `cached_game_changes`).
 - `ratings.model`: the pure rating mathematics (`MODEL_NAME`, `BETA`, `rate`,
   `display_rating`, `is_provisional`, `chance_ahead`, `chances_durak`).
 - Through `games.extensions` (`ratings.at_table`): the badges at tables and in the
-  lobby, the chances before a rated game's first move, the profile's section.
+  lobby, the chances before a rated game's first move, the profile's section: the
+  one way ratings reach other apps' pages. The table asks for them once per render,
+  off the event loop (`games.table.rendering.extras_of`), the page and its socket alike.
 - `ratings:about`: the page every shown rating links to (what the number means).
 
 Celery tasks `ratings.tasks.rate_game` and `ratings.tasks.recompute` (nightly,

@@ -6,8 +6,10 @@ chance of being the durak, and the ratings section of a player's profile.
 Every rating is shown the same way (the number, with "?" while provisional) and
 links to the page that explains it (`ratings:about`).
 
-The table's providers read only the cache a `games.signals.table_will_render`
-receiver filled (`receivers.before_table_render`): the table renders on the event loop.
+The table asks its providers once per render, off the event loop
+(`games.table.rendering.extras_of`); they read through the short cache of
+`selectors.cached_ratings_for` and the game's cached rows, so a table re-rendered
+after every move does not query the ratings each time.
 """
 
 from django.template.loader import render_to_string

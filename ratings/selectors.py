@@ -6,18 +6,14 @@ number of players it returns.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import math
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
-from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import close_old_connections
 from django.db.models import Min
 from django.utils import timezone
 
@@ -132,42 +128,6 @@ def cache_key(variant: str, user_id: int) -> str:
     return f"ratings:shown:{variant}:{user_id}"
 
 
-_reader: ThreadPoolExecutor | None = None
-
-
-def _fresh_connection_read(read, *args):
-    close_old_connections()
-    return read(*args)
-
-
-def read_anywhere(read, *args):
-    """`read(*args)`, also from synchronous code running inside an event loop.
-
-    A live table's consumer renders its fragments on the event loop's thread,
-    where Django refuses database access; there the read runs on one thread of
-    its own, and the loop WAITS for it (on a cache miss only, at most once per
-    player per CACHE_SECONDS, and once per game for the chances). Async code
-    should not come here: it awaits `aread` or the async variants
-    (`acached_ratings_for`, `acached_game_chance_rows`), which leave the loop
-    free, and a consumer that awaits them before rendering makes the template
-    tags' reads cache hits."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return read(*args)
-    global _reader
-    if _reader is None:
-        _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings-read")
-    return _reader.submit(_fresh_connection_read, read, *args).result()
-
-
-async def aread(read, *args):
-    """`read(*args)` awaited from async code: it runs on a worker thread with a
-    usable database connection (channels' `database_sync_to_async`, as the
-    consumers read), and the event loop goes on meanwhile."""
-    return await database_sync_to_async(read)(*args)
-
-
 def cached_ratings_for(user_ids, variant: str) -> dict[int, str]:
     """`ratings_for` through Django's cache, for names on pages re-rendered often
     (a live table after every move): one `get_many`, and one query for the misses.
@@ -185,24 +145,8 @@ def cached_ratings_for(user_ids, variant: str) -> dict[int, str]:
     found = {keys[key]: value for key, value in cache.get_many(list(keys)).items()}
     missing = ids - set(found)
     if missing:
-        fresh = read_anywhere(ratings_for, missing, variant)
+        fresh = ratings_for(missing, variant)
         cache.set_many({cache_key(variant, uid): value for uid, value in fresh.items()}, CACHE_SECONDS)
-        found.update(fresh)
-    return found
-
-
-async def acached_ratings_for(user_ids, variant: str) -> dict[int, str]:
-    """`cached_ratings_for` for async code: the same cache entries, the query of the
-    misses awaited (`aread`) instead of waited for on the loop."""
-    ids = {uid for uid in user_ids if uid is not None}
-    if not ids:
-        return {}
-    keys = {cache_key(variant, uid): uid for uid in ids}
-    found = {keys[key]: value for key, value in (await cache.aget_many(list(keys))).items()}
-    missing = ids - set(found)
-    if missing:
-        fresh = await aread(ratings_for, missing, variant)
-        await cache.aset_many({cache_key(variant, uid): value for uid, value in fresh.items()}, CACHE_SECONDS)
         found.update(fresh)
     return found
 
@@ -562,19 +506,8 @@ def _cached_game_rows(key: str, read, game_id: int, seconds: int) -> list[dict]:
         return []
     rows = cache.get(key)
     if rows is None:
-        rows = read_anywhere(read, game_id)
+        rows = read(game_id)
         cache.set(key, rows, seconds)
-    return rows
-
-
-async def _acached_game_rows(key: str, read, game_id: int, seconds: int) -> list[dict]:
-    """`_cached_game_rows` for async code (the same cache entry; the read awaited)."""
-    if not game_id:
-        return []
-    rows = await cache.aget(key)
-    if rows is None:
-        rows = await aread(read, game_id)
-        await cache.aset(key, rows, seconds)
     return rows
 
 
@@ -582,11 +515,6 @@ def cached_game_changes(game_id: int) -> list[dict]:
     """`game_changes` through the cache (a finished table is re-rendered for every viewer);
     dropped by the rating service once the game is rated (`forget_game_changes`)."""
     return _cached_game_rows(changes_cache_key(game_id), game_changes, game_id, CACHE_SECONDS)
-
-
-async def acached_game_changes(game_id: int) -> list[dict]:
-    """`cached_game_changes` for async code (the same cache entry; the read awaited)."""
-    return await _acached_game_rows(changes_cache_key(game_id), game_changes, game_id, CACHE_SECONDS)
 
 
 def forget_game_changes(game_ids) -> None:
@@ -611,8 +539,3 @@ def cached_game_chance_rows(game_id: int) -> list[dict]:
     """`game_chance_rows` kept per game (CHANCES_CACHE_SECONDS): shown before the first move,
     re-rendered for every viewer, and fixed once the game has started."""
     return _cached_game_rows(chances_cache_key(game_id), game_chance_rows, game_id, CHANCES_CACHE_SECONDS)
-
-
-async def acached_game_chance_rows(game_id: int) -> list[dict]:
-    """`cached_game_chance_rows` for async code (the same cache entry; the read awaited)."""
-    return await _acached_game_rows(chances_cache_key(game_id), game_chance_rows, game_id, CHANCES_CACHE_SECONDS)

@@ -7,7 +7,7 @@ app_name = "ratings"
 urlpatterns = [
     path("", views.index, name="index"),
     path("about/", views.about, name="about"),
-    path("<str:variant>/", views.ladder, name="ladder"),
-    path("<str:variant>/players/<str:username>/", views.player, name="player"),
-    path("<str:variant>/players/<str:username>/chart/", views.chart, name="chart"),
+    path("<slug:variant>/", views.ladder, name="ladder"),
+    path("<slug:variant>/players/<username:username>/", views.player, name="player"),
+    path("<slug:variant>/players/<username:username>/chart/", views.chart, name="chart"),
 ]

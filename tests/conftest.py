@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests import costs
 from tests.ops.settings import redis_url_for_worker
 
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -39,6 +40,7 @@ SERVICES = {
     ],
     "tests/services/test_move_queries.py": ["test_a_move_holds_the_game_row_locked_until_it_commits_on_postgresql"],
     "tests/test_outside_services.py": ["test_postgres_answers", "test_redis_channel_layer_round_trip"],
+    "tests/trust/test_hostile_input.py": ["test_the_hostile_walk_on_postgresql"],
     "tests/tournaments/test_arena_embedded.py": ["test_issue20_an_arena_with_the_embedded_worker_and_beat"],
     "tests/tournaments/test_embedded_event.py": [
         "test_embedded_worker_and_beat_run_an_event",
@@ -46,8 +48,9 @@ SERVICES = {
         "test_worker_and_beat_processes_run_an_event_on_postgres_and_redis",
     ],
 }
-# The costliest of the rest, from `pytest --durations` per directory (docs/benchmarks.md,
-# "Test suite time").
+# The costliest of the rest, from `pytest --durations` per directory (docs/benchmarks-history.md,
+# "Test suite time (issue 21, point 5)"); besides these, every test whose measured CPU cost in tests/costs.json
+# is costs.SLOW_SECONDS or more (tests/costs.py).
 SLOW = {
     "tests/bots/test_bots.py": ["test_heuristic_beats_random_heads_up"],
     "tests/bots/test_search.py": [
@@ -126,6 +129,7 @@ SLOW = {
     ],
 }
 # Tests that judge elapsed time: `dev.py test` runs them after the parallel pass, alone.
+COSTS = costs.load()
 SERIAL = {
     "tests/reviews/test_budget.py": ["test_every_part_keeps_its_budget_although_one_decision_costs_more"],
     "tests/reviews/test_live_play_first.py": ["test_bots_keep_their_pace_beside_20_reviews_in_the_embedded_mode"],
@@ -139,6 +143,8 @@ def cost_tiers(path: str, name: str) -> set[str]:
     for tier, table in (("services", SERVICES), ("slow", SLOW), ("serial", SERIAL)):
         if name in table.get(path, ()):
             tiers.add(tier)
+    if not tiers and costs.is_costly(COSTS, path, name):
+        tiers.add("slow")
     return tiers
 
 
@@ -190,6 +196,20 @@ def pytest_collection_modifyitems(config, items):
             )
         for tier in sorted(tiers):
             item.add_marker(tier)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--record-costs",
+        action="store_true",
+        help="write each test's CPU cost into tests/costs.json, which chooses the slow tier (tests/costs.py)",
+    )
+
+
+def pytest_configure(config):
+    # A plugin, not this file's hooks: a conftest's hooks miss the session's fixtures
+    # (the test database), which a test must not be charged for.
+    config.pluginmanager.register(costs.Plugin(config, COSTS), "costs")
 
 
 def in_ci() -> bool:
@@ -279,6 +299,15 @@ def private_redis_port():
         process.wait(10)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def site_loaded():
+    """The URLconf, and with it every view module, loaded once per process before the first
+    test: the run's cost, not that of whichever test asks for a page first (tests/costs.py)."""
+    from django.urls import get_resolver
+
+    _ = get_resolver().url_patterns
+
+
 @pytest.fixture(autouse=True)
 def reproducible_deals(request, monkeypatch):
     """Deal every test's games from seeds derived from the test's name, so a test
@@ -294,12 +323,6 @@ def reproducible_deals(request, monkeypatch):
         return hashlib.sha256(f"{request.node.nodeid}:{next(counter)}".encode()).hexdigest()
 
     monkeypatch.setattr(tables, "new_seed", seed)
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Passwords in tests need no slow hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

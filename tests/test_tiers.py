@@ -9,11 +9,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import dev
-from tests import conftest
+from tests import conftest, costs
 from tests.ops.settings import redis_url_for_worker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,3 +176,73 @@ def test_issue21_a_process_a_worker_starts_keeps_the_redis_url_it_was_given():
         REDIS_URL="redis://127.0.0.1:7000/0", PYTEST_XDIST_WORKER="gw1", DURAK_TEST_REDIS_WORKER="gw1"
     )
     assert child == ["redis://127.0.0.1:7000/0"] * 5 + ["gw1"]
+
+
+# --- The slow tier by measured cost (tests/costs.py, tests/costs.json) ---
+
+
+def test_a_test_that_costs_a_fifth_of_a_second_or_more_leaves_the_unit_tier():
+    costly = {test: cost for test, cost in conftest.COSTS.items() if cost >= costs.SLOW_SECONDS}
+    assert "tests/engine/test_properties.py::test_every_table_option_combination" in costly
+    for test in costly:
+        path, name = test.split("::")
+        assert "slow" in conftest.cost_tiers(path, name) or conftest.cost_tiers(path, name) & {"services", "browser"}
+    cheap = min(conftest.COSTS, key=conftest.COSTS.get)
+    assert conftest.COSTS[cheap] < costs.SLOW_SECONDS
+    assert conftest.cost_tiers(*cheap.split("::")) == set()
+
+
+def _clock(*readings):
+    return iter(readings).__next__
+
+
+def _item(*fixturedefs):
+    return SimpleNamespace(
+        fixturenames=[d.argname for d in fixturedefs],
+        _fixtureinfo=SimpleNamespace(name2fixturedefs={d.argname: (d,) for d in fixturedefs}),
+    )
+
+
+def test_a_shared_fixture_is_charged_to_every_test_that_uses_it_and_the_session_to_none():
+    club = SimpleNamespace(argname="club", scope="module")
+    database = SimpleNamespace(argname="django_db_setup", scope="session")
+    meter = costs.Meter(_clock(10.0, 15.5, 15.7, 20.0, 20.1, 30.0, 30.1))
+    # The first test sets up the database (2 s) and the club (3 s) in a set-up of 5.5 s.
+    meter.start()
+    meter.fixture_set_up(database, 2.0)
+    meter.fixture_set_up(club, 3.0)
+    assert meter.phase(_item(database, club), "setup") == pytest.approx(3.5)
+    assert meter.phase(_item(database, club), "call") == pytest.approx(0.2)
+    # The next one finds both ready, and is charged the club all the same.
+    meter.start()
+    assert meter.phase(_item(database, club), "setup") == pytest.approx(3.1)
+    # One that needs no club is not.
+    meter.start()
+    assert meter.phase(_item(database), "setup") == pytest.approx(0.1)
+
+
+def _report(nodeid, seconds, *markers):
+    return SimpleNamespace(
+        nodeid=nodeid, user_properties=[(costs.PROPERTY, seconds)], keywords=dict.fromkeys(markers, 1)
+    )
+
+
+def test_recording_keeps_the_other_tests_figures_and_a_new_costly_test_is_named(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "a.py").write_text("")
+    path = tmp_path / "tests" / "costs.json"
+    recorded = {"tests/a.py::test_old": 0.5, "tests/a.py::test_faster_now": 0.3, "tests/gone.py::test_x": 1.0}
+    path.write_text(json.dumps({"seconds": recorded}))
+    ledger = costs.Ledger()
+    for nodeid, seconds in [
+        ("tests/a.py::test_new[1]", 0.15),
+        ("tests/a.py::test_new[2]", 0.15),  # its parameter sets add up
+        ("tests/a.py::test_faster_now", 0.01),
+        ("tests/a.py::test_cheap", 0.02),
+    ]:
+        ledger.add(nodeid.split("[")[0], _report(nodeid, seconds))
+        ledger.unit_tier.add(nodeid.split("[")[0])
+    assert ledger.newly_costly(costs.load(path)) == [("tests/a.py::test_new", pytest.approx(0.3))]
+    ledger.record(path, note="today")
+    assert costs.load(path) == {"tests/a.py::test_old": 0.5, "tests/a.py::test_new": 0.3}
+    assert json.loads(path.read_text())["last_recorded"] == "today"

@@ -41,13 +41,14 @@ from games import selectors as game_selectors
 from games.errors import MoveRefused
 from games.services import adjudication
 
-from . import lifecycles, notify, selectors, services
+from . import notify, registry, services
 from .errors import TournamentRefused
 from .models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
+from .selectors.absence import absences
+from .services.absence import ABSENCES_TO_WITHDRAW
 
 log = logging.getLogger(__name__)
 
-ABSENCES_TO_WITHDRAW = 2
 LOOK_BACK = timedelta(days=1)  # games older than this are not searched for absences
 
 
@@ -61,56 +62,6 @@ def _came(table_id: int) -> set[int]:
 
 def _users_by_entrant(rt: RoundTable, entrants: dict[int, Entrant]) -> dict[int, list[int]]:
     return {pk: entrants[pk].user_ids() for pk in rt.entrants if pk in entrants}
-
-
-def absences(entrant_id: int) -> int:
-    """Rounds in which the entrant forfeited by absence."""
-    return Result.objects.filter(entrant_id=entrant_id, absent=True).values("round_id").distinct().count()
-
-
-def absence_rows(event: Tournament) -> list[dict]:
-    """Entrants with an absence, for the director's page: name, count, state, kept."""
-    names = selectors.entrant_names(event)
-    counts: dict[int, set] = {}
-    for entrant_id, round_id in Result.objects.filter(round__tournament=event, absent=True).values_list(
-        "entrant_id", "round_id"
-    ):
-        counts.setdefault(entrant_id, set()).add(round_id)
-    rows = []
-    for entrant in event.entrants.filter(pk__in=list(counts)).order_by("registered_at", "pk"):
-        rows.append(
-            {
-                "entrant": entrant,
-                "name": names.get(entrant.pk, ""),
-                "absences": len(counts[entrant.pk]),
-                "may_keep": not entrant.kept,
-            }
-        )
-    return rows
-
-
-def adjudicable_tables(event: Tournament) -> list[dict]:
-    """The tables of the round being played whose game is still on: number, entrants by name."""
-    round_ = event.round_set.filter(status=Round.Status.PLAYING).order_by("-number").first()
-    if round_ is None:
-        return []
-    names = selectors.entrant_names(event)
-    tables = list(round_.tables.filter(done=False, table__isnull=False).order_by("number"))
-    playing = game_selectors.tables_playing(rt.table_id for rt in tables)
-    rows = []
-    for rt in tables:
-        if rt.table_id not in playing:
-            continue
-        size = len(rt.entrants)
-        rows.append(
-            {
-                "round_table": rt,
-                "round": round_.number,
-                "entrants": [{"pk": pk, "name": names.get(pk, ""), "place": i} for i, pk in enumerate(rt.entrants, 1)],
-                "places": list(range(1, size + 1)),
-            }
-        )
-    return rows
 
 
 # ------------------------------------------------------------ no-shows
@@ -217,7 +168,7 @@ def _forfeit_table(event_id: int, rt_id: int, now) -> list[str]:
         done = [f"table {rt.number}: game {game['pk']} forfeited by {len(absent)} absent"]
         done += services.do_record_game(game_id=game["pk"], now=now)
         Result.objects.filter(game_id=game["pk"], entrant_id__in=absent).update(absent=True)
-        done += lifecycles.of(event).absent(event, absent, now)
+        done += registry.of(event).absent(event, absent, now)
     notify.event_changed_on_commit(event_id)
     return done
 
@@ -271,23 +222,8 @@ def _mark_timed_out(event_id: int, now) -> list[str]:
             return []
         Result.objects.filter(pk__in=[r.pk for r in marked]).update(absent=True)
         done = [f"absence marked: entrant {r.entrant_id}, game {r.game_id}" for r in marked]
-        done += lifecycles.of(event).absent(event, sorted({r.entrant_id for r in marked}), now)
+        done += registry.of(event).absent(event, sorted({r.entrant_id for r in marked}), now)
     notify.event_changed_on_commit(event_id)
-    return done
-
-
-def _withdraw_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
-    done = []
-    status = Tournament.objects.filter(pk=event.pk).values_list("status", flat=True).first()  # (a record may end it)
-    if status not in Tournament.UNDER_WAY:  # an event over keeps its entrants as they finished
-        return done
-    for entrant in Entrant.objects.select_for_update(of=("self",)).filter(pk__in=list(entrant_ids)):
-        if entrant.kept or not entrant.is_active or absences(entrant.pk) < ABSENCES_TO_WITHDRAW:
-            continue
-        entrant.state = Entrant.State.WITHDRAWN
-        entrant.state_changed_at = now
-        entrant.save(update_fields=["state", "state_changed_at"])
-        done.append(f"entrant {entrant.pk} withdrawn after {ABSENCES_TO_WITHDRAW} absences")
     return done
 
 

@@ -8,9 +8,12 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self):
+        # Each format registers its object with tournaments.registry (the reads, the drivers and
+        # the workflows look the event's format up there; the objects sit above the drivers).
         from django.contrib.auth import get_user_model
         from django.db.models.signals import m2m_changed, post_migrate
 
+        from . import event_formats  # noqa: F401
         from .directors import on_groups_changed, on_post_migrate
 
         m2m_changed.connect(

@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from games.choices import Variant
 
-from . import standings
+from . import registry, standings
 from .models import Entrant, Result, Tournament
-from .selectors import _standing_group, event_tiebreaks
+from .selectors import event_tiebreaks, standing_group
 
 PER_PAGE = 20
 OVER = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
@@ -92,10 +92,10 @@ def final_places(events: list[Tournament]) -> dict[int, list[Place]]:
         lines = standings.compute(
             [e.pk for e in mine],
             rows[pk],
-            groups={e.pk: _standing_group(event, e, played) for e in mine},
+            groups={e.pk: standing_group(event, e, played) for e in mine},
             seeds={e.pk: e.seed for e in mine},
             eliminated={e.pk: e.eliminated_in_round for e in mine},
-            knockout=event.format == Tournament.Format.KNOCKOUT,
+            knockout=registry.of(event).knockout,
             tiebreaks=event_tiebreaks(event),
             event_key=event.pk,
         )

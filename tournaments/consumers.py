@@ -46,8 +46,14 @@ class EventConsumer(AsyncWebsocketConsumer):
         self.csrf_token = csrf_token_of(self.scope)
         self.group = event_group(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        html = await self._render()
+        if html is None:  # no such event, or a draft this viewer may not see
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close()  # before accept: the handshake is refused, as the table's socket does
+            return
         await self.accept()
-        await self.send_panel()
+        if html:
+            await self.send(text_data=html)
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -64,7 +70,7 @@ class EventConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     @database_sync_to_async
-    def _render(self) -> str:
+    def _render(self) -> str | None:
         from .models import Tournament
         from .services import can_direct
         from .views import render_panel
@@ -72,7 +78,7 @@ class EventConsumer(AsyncWebsocketConsumer):
         event = Tournament.objects.filter(pk=self.tournament_id).first()
         user = self.scope.get("user")
         if event is None or (event.status == Tournament.Status.DRAFT and not can_direct(user)):
-            return ""  # a draft is its directors' only, as on its page
+            return None  # a draft is its directors' only, as on its page
         with translation.override(self.language):
             return render_panel(event, user, oob=True, csrf_token=self.csrf_token)
 

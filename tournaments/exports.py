@@ -79,18 +79,17 @@ def round_cells(cell: dict | None) -> list:
 
 
 def standings_sheet(event: Tournament) -> Sheet:
-    """The standings as the event page shows them (order, state), one line per entrant, then per
-    round its table, table-mates (by start number), place and points (selectors.crosstable)."""
+    """The standings as the event page shows them (order, the event's tie-breaks in its order,
+    state), one line per entrant, then per round its table, table-mates (by start number), place
+    and points (selectors.crosstable)."""
     cross = selectors.crosstable(event)
     header = [
         pgettext("standings csv", "rank"),
         pgettext("standings csv", "start number"),
         pgettext("standings csv", "name"),
         pgettext("standings csv", "points"),
-        pgettext("standings csv", "buchholz"),
-        pgettext("standings csv", "duraks"),
+        *[str(metric.header) for metric in selectors.tiebreak_columns(event)],
         pgettext("standings csv", "rating"),
-        pgettext("standings csv", "games"),
         pgettext("standings csv", "byes"),
         pgettext("standings csv", "state"),
     ]
@@ -103,10 +102,8 @@ def standings_sheet(event: Tournament) -> Sheet:
             line["start"],
             line["name"],
             _number(line["points"]),
-            _number(round(line["buchholz"], 2)),
-            line["duraks"],
+            *[cell["number"] for cell in line["tiebreaks"]],
             _rating(line["rating"]),
-            line["games"],
             line["byes"],
             line["state"],
         ]
@@ -306,11 +303,26 @@ def _date(value: datetime | None) -> str:
     return local.strftime("%Y/%m/%d") if local else ""
 
 
+#: An XXT line (the tie-breaks' values): the start number in columns 5-8, then each value
+#: right-aligned in TRF_TIEBREAK_WIDTH columns after one space, in the order of the XXB line.
+TRF_TIEBREAK_WIDTH = 8
+
+
+def trf_tiebreak_line(row: dict) -> str:
+    line = "XXT " + _field(row["start"], 4, ">")
+    for cell in row["tiebreaks"]:
+        value = None if cell["number"] is None else trf_points(cell["number"])
+        line += " " + _field(value, TRF_TIEBREAK_WIDTH, ">")
+    return line.rstrip()
+
+
 def write_trf(event: Tournament) -> bytes:
     """The header lines (012 name, 042 start, 052 end, 062 entrants, 092 format, XXR rounds,
-    XXS table-mate slots, XXV variant), then one 001 line per entrant, by start number."""
+    XXS table-mate slots, XXV variant, XXB the tie-breaks in order), then one 001 line per
+    entrant, by start number, then one XXT line of tie-break values per entrant, the same order."""
     cross = selectors.crosstable(event)
     slots = trf_slots(event, cross)
+    columns = selectors.tiebreak_columns(event)
     lines = [
         f"012 {event.name}",
         f"042 {_date(event.started_at or event.starts_at)}",
@@ -320,9 +332,11 @@ def write_trf(event: Tournament) -> bytes:
         f"XXR {event.rounds}",
         f"XXS {slots}",
         f"XXV {event.get_variant_display()}",
+        f"XXB {' '.join(metric.name for metric in columns)}".rstrip(),
     ]
-    for row in sorted(cross["rows"], key=lambda row: row["start"] or 0):
-        lines.append(trf_line(row, slots))
+    by_start = sorted(cross["rows"], key=lambda row: row["start"] or 0)
+    lines += [trf_line(row, slots) for row in by_start]
+    lines += [trf_tiebreak_line(row) for row in by_start]
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 

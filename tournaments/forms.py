@@ -8,9 +8,10 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from . import registry
 from .errors import TournamentRefused
-from .models import METRIC_NAMES, Tournament
-from .standings import check_tiebreaks
+from .models import Tournament
+from .standings import METRICS, tiebreak_refusal, tiebreaks_for
 
 DATETIME_FIELDS = ("registration_opens", "registration_closes", "checkin_opens", "checkin_closes", "starts_at")
 RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "trump_six_swap")
@@ -19,6 +20,14 @@ RULE_FIELDS = ("deck", "first_bout_limit", "throw_in", "trump_show_transfer", "t
 NUMBER_BOUNDS = {"table_size": (2, 6), "rounds": (1, 100), "games_per_round": (1, 20), "max_entrants": (2, 10000)}
 LONGEST_DURATION = timedelta(days=1)
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100
+
+
+def tiebreaks_help() -> str:
+    """The tie-breaks a director may order: each registered metric's name and what it is."""
+    names = "; ".join(f"{name}: {metric.label}" for name, metric in METRICS.items())
+    return _("Names in order, separated by commas, each once (empty: the format's default). %(names)s.") % {
+        "names": names
+    }
 
 
 class PointsTableField(forms.JSONField):
@@ -111,9 +120,9 @@ class TournamentForm(forms.ModelForm):
         tiebreaks = self.fields["tiebreaks"]  # names separated by commas, not JSON
         self.fields["tiebreaks"] = forms.CharField(
             label=tiebreaks.label,
-            help_text=tiebreaks.help_text,
+            help_text=tiebreaks_help(),
             required=False,
-            widget=forms.TextInput(attrs={"placeholder": "buchholz, median_buchholz, sonneborn_berger, duraks, seed"}),
+            widget=forms.TextInput(attrs={"placeholder": ", ".join(tiebreaks_for("swiss"))}),
         )
         self.initial["tiebreaks"] = ", ".join(getattr(self.instance, "tiebreaks", None) or [])
         rules = (self.instance.rules or {}) if self.instance else {}
@@ -131,7 +140,8 @@ class TournamentForm(forms.ModelForm):
         rounds = self.cleaned_data.get("rounds")
         if rounds is not None:
             return rounds
-        if self.cleaned_data.get("format") == Tournament.Format.ARENA:
+        chosen = registry.FORMATS.get(self.cleaned_data.get("format"))
+        if chosen is not None and chosen.continuous:
             return Tournament._meta.get_field("rounds").default  # (the column's own; an arena never reads it)
         raise forms.ValidationError(self.fields["rounds"].error_messages["required"], code="required")
 
@@ -216,12 +226,10 @@ class TournamentForm(forms.ModelForm):
     def clean_tiebreaks(self):
         """Names of standings.METRICS separated by commas, each once; empty: the format's default."""
         names = [name.strip() for name in (self.cleaned_data.get("tiebreaks") or "").split(",") if name.strip()]
-        try:
-            return check_tiebreaks(names)
-        except ValueError:
-            raise forms.ValidationError(
-                _("Choose tie-breaks from: %(names)s (each once)."), params={"names": ", ".join(METRIC_NAMES)}
-            ) from None
+        refusal = tiebreak_refusal(names)
+        if refusal is not None:
+            raise forms.ValidationError(refusal, code="tiebreaks")
+        return names
 
     def save(self, commit=True):
         event = super().save(commit=False)
@@ -235,3 +243,14 @@ class AdminTournamentForm(TournamentForm):
     """The same form in the admin, with the admin's own date and time widgets."""
 
     browser_date_pickers = False
+
+
+def pair_number(raw: str | None, refusal=None) -> int | None:
+    """The pair chosen in an entry form: a pair's number, or none; anything else
+    (a typed "abc", "1.5", other scripts' digits) is refused, not a server error."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        raise TournamentRefused(refusal or _("Choose one of your active pairs."))
+    return int(raw)

@@ -17,20 +17,16 @@ from django.utils.translation import pgettext_lazy
 
 from games.choices import Variant
 
+from . import registry
+
 
 def validate_tiebreaks(value):
-    """The tie-breaks are names of standings.METRICS, each once."""
-    from .standings import check_tiebreaks
+    """The tie-breaks are names of standings.METRICS, each once (the registry says which, and why not)."""
+    from .standings import tiebreak_refusal
 
-    try:
-        check_tiebreaks(value)
-    except ValueError as error:
-        raise ValidationError(
-            _("Choose tie-breaks from: %(names)s (each once)."), params={"names": ", ".join(METRIC_NAMES)}
-        ) from error
-
-
-METRIC_NAMES = ("buchholz", "median_buchholz", "sonneborn_berger", "duraks", "wins", "games", "seed", "head_to_head")
+    refusal = tiebreak_refusal(value)
+    if refusal is not None:
+        raise ValidationError(refusal, code="tiebreaks")
 
 
 class Pair(models.Model):
@@ -155,10 +151,7 @@ class Tournament(models.Model):
         default=list,
         blank=True,
         validators=[validate_tiebreaks],
-        help_text=_(
-            "tie-break names in order, from: buchholz, median_buchholz, sonneborn_berger, duraks, games, seed, "
-            "head_to_head; empty: the format's default"
-        ),
+        help_text=_("the tie-breaks' names in order, each once; empty: the format's default"),
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     created_by = models.ForeignKey(
@@ -204,13 +197,14 @@ class Tournament(models.Model):
         return 2 if self.is_pairs else self.table_size
 
     @property
-    def is_arena(self) -> bool:
-        return self.format == self.Format.ARENA
+    def event_format(self) -> registry.EventFormat:
+        """The event's format object (tournaments.registry): what the format is and how it runs."""
+        return registry.of_format(self.format)
 
     @property
     def arena_ends_at(self):
         """An arena under way: when its time is up (no game is dealt from then on)."""
-        if not self.is_arena or self.started_at is None or not self.arena_minutes:
+        if not self.event_format.continuous or self.started_at is None or not self.arena_minutes:
             return None
         return self.started_at + timedelta(minutes=self.arena_minutes)
 

@@ -1,16 +1,24 @@
 """Telling browsers and workers that an event changed. Only from on_commit:
-nobody hears of something that was rolled back. Messages are nudges."""
+nobody hears of something that was rolled back. Messages are nudges.
+
+The workers' tasks are sent by name (as games.services.notify does), so this module, which
+every service imports, imports no tasks (which call the services)."""
 
 from __future__ import annotations
 
 import logging
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
 from games.services import notify
 
 log = logging.getLogger(__name__)
+
+# The tasks of tournaments.tasks this module sends (tests/tournaments check they are registered).
+ADVANCE_EVENT_TASK = "tournaments.tasks.advance_event"
+ARENA_SEATING_PASS_TASK = "tournaments.tasks.arena_seating_pass"
 
 
 def event_group(tournament_id: int) -> str:
@@ -75,10 +83,8 @@ def announce_on_commit(tournament_id: int, user_ids: list[int], text: str) -> No
 
 def nudge_event(tournament_id: int, variant: str, when) -> None:
     """Ask a worker on the variant's queue to advance the event at `when`."""
-    from .tasks import advance_event
-
     try:
-        advance_event.apply_async(args=[tournament_id], eta=when, queue=variant)
+        current_app.send_task(ADVANCE_EVENT_TASK, args=[tournament_id], eta=when, queue=variant)
     except Exception:  # the sweep finds the event anyway
         log.exception("could not nudge event %s", tournament_id)
 
@@ -89,10 +95,8 @@ def nudge_event_on_commit(tournament_id: int, variant: str, when) -> None:
 
 def nudge_arena(tournament_id: int, variant: str, when=None) -> None:
     """Ask a worker on the variant's queue for an arena's seating pass (at `when`, else now)."""
-    from .tasks import arena_seating_pass
-
     try:
-        arena_seating_pass.apply_async(args=[tournament_id], eta=when, queue=variant)
+        current_app.send_task(ARENA_SEATING_PASS_TASK, args=[tournament_id], eta=when, queue=variant)
     except Exception:  # the sweep seats them anyway
         log.exception("could not nudge the seating of arena %s", tournament_id)
 
@@ -107,8 +111,6 @@ RATINGS_RECOMPUTE_TASK = "ratings.tasks.recompute"
 
 def recompute_ratings_on_commit(variant: str) -> None:
     def send():
-        from celery import current_app
-
         try:
             # A full recomputation is batch work (settings.BATCH_QUEUE, docs/scaling.md).
             current_app.send_task(RATINGS_RECOMPUTE_TASK, args=[variant], queue=settings.BATCH_QUEUE)

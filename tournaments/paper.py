@@ -29,8 +29,11 @@ FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 MARGIN = 12 * mm
 #: A slip with more games a round than this is printed landscape.
 PORTRAIT_GAMES = 4
-#: Rounds of the crosstable side by side on a landscape A4 page.
+#: Rounds of the crosstable side by side on a landscape A4 page (fewer beside many tie-breaks:
+#: rounds_per_block), and the narrowest a round's column and a tie-break's column may be.
 ROUNDS_PER_BLOCK = 8
+ROUND_WIDTH = 22 * mm
+TIEBREAK_WIDTH = 15 * mm
 
 #: The QR code of the pairings sheet: medium error correction survives a creased sheet on a wall.
 QR_ERROR = "m"
@@ -106,6 +109,8 @@ def result_slips(event: Tournament, round_: Round | None) -> dict:
 
 
 def _number(value: float) -> str:
+    """Points as the sheets print them: up to two decimals, a decimal comma (3,75; 1,5; 3)."""
+    value = round(value, 2)
     return f"{value:g}".replace(".", ",") if value != int(value) else str(int(value))
 
 
@@ -154,11 +159,18 @@ def crosstable_with_opponents(event: Tournament) -> dict:
 
 
 def standings_sheet(event: Tournament) -> dict:
-    """The crosstable with each cell's printed lines (cell_lines), and its legend."""
+    """The crosstable with each cell's printed lines (cell_lines), the event's tie-breaks in its
+    order after the points (`tiebreaks`: the metrics; each row's `tiebreaks`: their values as
+    they print), and its legend."""
     cross = crosstable_with_opponents(event)
     for row in cross["rows"]:
         row["cells"] = [{**(cell or {}), "lines": cell_lines(cell)} for cell in row["cells"]]
-    return {"event": event, "crosstable": cross, "legend": crosstable_legend()}
+    return {
+        "event": event,
+        "crosstable": cross,
+        "tiebreaks": selectors.tiebreak_columns(event),
+        "legend": crosstable_legend(),
+    }
 
 
 # ------------------------------------------------------------------ PDF
@@ -364,26 +376,45 @@ def standings_pdf(sheet: dict) -> bytes:
         _p(_event_line(event, None), s["body"]),
         Spacer(1, 3 * mm),
     ]
-    # A long event's rounds go in blocks, each a table of its own with the names and totals again.
-    for start in range(0, max(len(cross["rounds"]), 1), ROUNDS_PER_BLOCK):
-        block = slice(start, start + ROUNDS_PER_BLOCK)
+    metrics = sheet["tiebreaks"]
+    per_block = rounds_per_block(len(metrics))
+    # A long event's rounds go in blocks, each a table of its own with the names, totals and tie-breaks again.
+    for start in range(0, max(len(cross["rounds"]), 1), per_block):
+        block = slice(start, start + per_block)
         header = [
             "№",
             pgettext("paper", "Rank"),
             pgettext("paper", "Name"),
             *[pgettext("paper", "Round %(number)s") % {"number": n} for n in cross["rounds"][block]],
             pgettext("paper", "Points"),
+            *[str(metric.header) for metric in metrics],
         ]
         rows = [[_p(text, s["small"]) for text in header]]
         for row in cross["rows"]:
             cells = [_lines(c["lines"], s["small"]) for c in row["cells"][block]]
-            rows.append([str(row["line"]), str(row["rank"]), _p(row["name"], s["cell"]), *cells, row["points_text"]])
-        widths = [9 * mm, 12 * mm, 50 * mm, *[None for _n in cross["rounds"][block]], 16 * mm]
+            tiebreaks = [cell["text"] for cell in row["tiebreaks"]]
+            rows.append(
+                [str(row["line"]), str(row["rank"]), _p(row["name"], s["cell"]), *cells, row["points_text"], *tiebreaks]
+            )
+        widths = [
+            9 * mm,
+            12 * mm,
+            50 * mm,
+            *[None for _n in cross["rounds"][block]],
+            16 * mm,
+            *[TIEBREAK_WIDTH for _metric in metrics],
+        ]
         grid = Table(rows, colWidths=widths, repeatRows=1, style=[*GRID, ("FONTNAME", (0, 0), (-1, -1), FONT)])
         story += [grid, Spacer(1, 4 * mm)]
     story.append(Spacer(1, 3 * mm))
     story.append(_p(sheet["legend"], s["small"]))
     return _build(story, pagesize=landscape(A4))
+
+
+def rounds_per_block(tiebreaks: int) -> int:
+    """Rounds side by side on a landscape page beside the fixed columns and `tiebreaks` columns."""
+    room = landscape(A4)[0] - 2 * MARGIN - (9 + 12 + 50 + 16) * mm - tiebreaks * TIEBREAK_WIDTH
+    return max(1, min(ROUNDS_PER_BLOCK, int(room // ROUND_WIDTH)))
 
 
 def crosstable_legend() -> str:

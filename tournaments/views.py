@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -26,9 +25,8 @@ from games import selectors as game_selectors
 from games.choices import Variant
 from games.errors import Refusal
 
-from . import absence, archive, exports, formats, paper, selectors, services, standings
-from .errors import TournamentRefused
-from .forms import TournamentForm
+from . import archive, director_actions, exports, formats, paper, selectors, services, standings
+from .forms import TournamentForm, pair_number
 from .models import Entrant, Pair, Round, Tournament
 
 
@@ -78,8 +76,8 @@ def panel_context(event: Tournament, user) -> dict:
         "requested_bye_points": services.requested_bye_points(event),
         "announcements": selectors.announcements_of(event),
         # An arena has no rounds: its board (clock, counts, standings, the player's streak) instead.
-        "arena": selectors.arena_board(event, user) if event.is_arena else None,
-        "arena_scoring": arena_scoring(event) if event.is_arena else None,
+        "arena": selectors.arena_board(event, user) if event.event_format.continuous else None,
+        "arena_scoring": arena_scoring(event) if event.event_format.continuous else None,
     }
 
 
@@ -148,23 +146,12 @@ def _next_or(request, fallback: str, **kwargs) -> str:
     return url if safe else reverse(fallback, kwargs=kwargs)
 
 
-def _pair_id(raw: str | None, refusal=None) -> int | None:
-    """The pair chosen in the entry form: a pair's number, or none; anything else
-    (a typed "abc", "1.5", other scripts' digits) is refused, not a server error."""
-    raw = (raw or "").strip()
-    if not raw:
-        return None
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
-        raise TournamentRefused(refusal or _("Choose one of your active pairs."))
-    return int(raw)
-
-
 @login_required
 @require_POST
 def register(request, tournament_id: int):
     try:
         entrant = services.do_register(
-            tournament_id=tournament_id, user=request.user, pair_id=_pair_id(request.POST.get("pair"))
+            tournament_id=tournament_id, user=request.user, pair_id=pair_number(request.POST.get("pair"))
         )
     except Refusal as refusal:
         messages.error(request, str(refusal))
@@ -467,8 +454,8 @@ def direct(request, tournament_id: int):
             "can_start_now": _can_start_now(event),
             "can": {action: services.allowed(event, action) for action in services.TRANSITIONS},
             "history": selectors.director_history(event),
-            "adjudicable": absence.adjudicable_tables(event),
-            "absence_rows": absence.absence_rows(event),
+            "adjudicable": selectors.adjudicable_tables(event),
+            "absence_rows": selectors.absence_rows(event),
             "stuck_steps": selectors.stuck_steps(event),
             "late_pairs": selectors.pairs_to_enter(event) if event.is_pairs else [],
             "announcement_limit": services.ANNOUNCEMENT_LIMIT,
@@ -489,237 +476,29 @@ def _can_start_now(event: Tournament) -> bool:
     return latest is not None and latest.status == Round.Status.SCHEDULED
 
 
-def _places_of(post) -> dict[str, str]:
-    """{entrant id: place} from the correction form's place-<entrant id> fields."""
-    return {key.removeprefix("place-"): value for key, value in post.items() if key.startswith("place-")}
-
-
-def _draft_tables(post) -> list[list[int]]:
-    """The draft form's tables from its seat-<table>-<seat> selects (an empty select: a free seat)."""
-    seats: dict[int, dict[int, int]] = {}
-    for key, value in post.items():
-        if key.startswith("seat-") and value.strip():
-            table, seat = (int(part) for part in key.removeprefix("seat-").split("-"))
-            seats.setdefault(table, {})[seat] = int(value)
-    return [[row[seat] for seat in sorted(row)] for _table, row in sorted(seats.items())]
-
-
-def _live_tables(post) -> list[tuple[int, list[int]]]:
-    """The live reseat form's tables from its live-<table>-<seat> selects (an empty select: a free seat)."""
-    seats: dict[int, dict[int, int]] = {}
-    for key, value in post.items():
-        if key.startswith("live-") and value.strip():
-            table, seat = (int(part) for part in key.removeprefix("live-").split("-"))
-            seats.setdefault(table, {})[seat] = int(value)
-    return [(table, [row[seat] for seat in sorted(row)]) for table, row in sorted(seats.items())]
-
-
-def _draft_done(event: Tournament, request) -> str:
-    """After an edit: the recomputed cost, and a warning naming each rematch."""
-    draft = selectors.draft_view(event) or {}
-    for first, second in draft.get("rematches", []):
-        messages.warning(
-            request,
-            _("Rematch: %(first)s and %(second)s have already shared a table.") % {"first": first, "second": second},
-        )
-    return _("The draft is saved: repeated pairs %(repeats)s, score spread %(spread)s.") % {
-        "repeats": draft.get("repeats", 0),
-        "spread": draft.get("spread", "0"),
-    }
-
-
 def _direct_action(request, event: Tournament):
-    """One director action; every one answers with a message on the director's page."""
-    action = request.POST.get("action")
-    by, pk, post = request.user, event.pk, request.POST
-    reason = post.get("reason", "").strip()
+    """One director action (`director_actions.ACTIONS`): looked up, its permission checked,
+    its service called; every one answers on the director's page, a refusal as a message."""
+    action = director_actions.ACTIONS.get(request.POST.get("action", ""))
+    if action is None:  # a form of another version of the page, or a hand-made post: nothing changes
+        page = {"exception": _("There is no such action on the director's page.")}
+        return render(request, "400.html", page, status=400)
+    if not action.permission(request.user):
+        raise PermissionDenied(_("Only a tournament director may do this."))  # the site's 403 page
     try:
-        if action == "start":
-            services.do_start_now(tournament_id=pk, by=by)
-            # Between rounds "Start now" starts the next round: say which, not "the event".
-            started = services.current_round(event) if event.is_under_way else None
-            if started is not None:
-                done = _("Round %(number)s is started.") % {"number": started.number}
-            else:
-                done = _("The event is started.")
-        elif action == "publish-event":
-            services.do_publish_event(tournament_id=pk, by=by)
-            done = _("The event is published.")
-        elif action in ("pause", "resume"):
-            services.do_set_paused(tournament_id=pk, by=by, paused=action == "pause")
-            done = _("The event is paused.") if action == "pause" else _("The event goes on.")
-        elif action == "late":
-            pair_id = _pair_id(post.get("pair"), _("A pair's number is digits only."))
-            typed = post.get("username", "").strip()
-            if event.is_pairs and not typed:  # a pair is chosen by its names (`pairs_to_enter`)
-                user = selectors.pair_player(pair_id)
-                if user is None:
-                    raise TournamentRefused(_("Choose one of the active pairs."))
-            else:  # any case, Cyrillic too (SQLite's own iexact folds ASCII only)
-                user = game_selectors.player_by_typed_name(typed)
-            if user is None:
-                messages.error(request, _("There is no such player."))
-                return redirect("tournaments:direct", tournament_id=pk)
-            entrant = services.do_add_late_entrant(tournament_id=pk, by=by, user=user, pair_id=pair_id)
-            done = _("Entrant %(name)s is added.") % {"name": entrant}
-        elif action in ("withdraw", "disqualify") and post.get("confirm") != "1":
-            # The first step only asks: nothing changes until the confirmation page is sent.
-            entrant = selectors.entrant_in(event, int(post["entrant"]))
-            if entrant is None:
-                raise TournamentRefused(_("There is no such entrant in this event."))
-            if not services.allowed(event, "withdraw"):  # what the second step would refuse, the first refuses
-                raise TournamentRefused(services.STATUS_REFUSALS[event.status])
-            if entrant.state not in (Entrant.State.ACTIVE, Entrant.State.WAITING):
-                raise TournamentRefused(_("This entrant is already out of the event."))
-            return render(
-                request, "tournaments/direct_confirm.html", {"event": event, "entrant": entrant, "action": action}
-            )
-        elif action in ("withdraw", "disqualify"):
-            entrant = services.do_withdraw(
-                tournament_id=pk,
-                entrant_id=int(post["entrant"]),
-                by=by,
-                disqualify=action == "disqualify",
-                reason=reason,
-            )
-            if action == "disqualify":
-                done = _("Entrant %(name)s is disqualified.") % {"name": entrant}
-            else:
-                done = _("Entrant %(name)s is withdrawn from the event.") % {"name": entrant}
-        elif action == "reinstate":
-            entrant = services.do_reinstate(tournament_id=pk, entrant_id=int(post["entrant"]), by=by, reason=reason)
-            done = _("Entrant %(name)s is reinstated and plays again from the next round.") % {"name": entrant}
-        elif action in ("check-in", "check-out"):
-            entrant = services.do_set_checked_in(
-                tournament_id=pk, entrant_id=int(post["entrant"]), by=by, checked_in=action == "check-in"
-            )
-            if action == "check-in":
-                done = _("Entrant %(name)s is checked in.") % {"name": entrant}
-            else:
-                done = _("Entrant %(name)s is checked out.") % {"name": entrant}
-        elif action == "correct":
-            services.do_correct_result(
-                tournament_id=pk,
-                result_id=int(post["result"]),
-                by=by,
-                points=post.get("points"),
-                note=post.get("note", ""),
-            )
-            done = _("The points are corrected.")
-        elif action == "places":
-            services.do_correct_places(
-                tournament_id=pk,
-                round_table_id=int(post["table"]),
-                game_number=int(post["game"]),
-                places=_places_of(post),
-                by=by,
-                reason=reason,
-            )
-            done = _("The outcome of the game is corrected.")
-        elif action == "keep":
-            kept = absence.do_keep_entrant(tournament_id=pk, entrant_id=int(post["entrant"]), by=by)
-            done = _("Entrant %(name)s stays in the event despite the absences.") % {"name": kept}
-        elif action == "adjudicate":
-            absence.do_adjudicate_game(
-                tournament_id=pk, round_table_id=int(post["round_table"]), places=_places_of(post), by=by
-            )
-            done = _("The places are set and the game is recorded.")
-        elif action == "reseat":
-            tables = [
-                [int(x) for x in line.replace(",", " ").split()]
-                for line in post.get("tables", "").splitlines()
-                if line.strip()
-            ]
-            services.do_reseat_round(tournament_id=pk, number=int(post.get("round") or 1), by=by, tables=tables)
-            done = _("The round is seated.")
-        elif action == "preview":
-            services.do_draft_round(tournament_id=pk, by=by)
-            done = _("The seating of the next round is computed: check it, edit it, publish it.")
-        elif action == "draft-edit":
-            round_ = services.current_round(event)
-            services.do_reseat_round(
-                tournament_id=pk, number=round_.number if round_ else 1, by=by, tables=_draft_tables(post)
-            )
-            done = _draft_done(event, request)
-        elif action == "publish":
-            services.do_publish_round(tournament_id=pk, by=by)
-            done = _("The seating is published: the players see it.")
-        elif action == "announce":
-            services.do_announce(tournament_id=pk, by=by, text=post.get("text", ""))
-            done = _("The announcement is sent.")
-        elif action == "unannounce":
-            services.do_remove_announcement(tournament_id=pk, announcement_id=int(post["announcement"]), by=by)
-            done = _("The announcement is removed: players no longer see it.")
-        elif action == "retry":
-            services.do_retry_stuck_step(tournament_id=pk, by=by)
-            done = _("The step succeeded: the event goes on.")
-        elif action == "live-reseat":
-            numbers = sorted(int(key.removeprefix("table-")) for key in post if key.startswith("table-"))
-            tables = [row for number, row in _live_tables(post) if number in numbers]
-            services.do_reseat_started_round(tournament_id=pk, by=by, numbers=numbers, tables=tables)
-            done = _("The chosen tables are seated again: their games are dealt anew.")
-        elif action == "substitute":
-            user = game_selectors.player_by_typed_name(post.get("username", "").strip())
-            if user is None:
-                messages.error(request, _("There is no such player."))
-                return redirect("tournaments:direct", tournament_id=pk)
-            if post.get("partner"):  # a pair event: "<entrant>-<user>", the partner replaced
-                entrant_id, replaces = (int(part) for part in post["partner"].split("-", 1))
-                pair = services.do_substitute_entrant(
-                    tournament_id=pk, by=by, entrant_id=entrant_id, user=user, replaces=replaces
-                ).pair
-                partner = next(member for member in pair.members if member.pk == replaces)
-                done = _("Player %(name)s replaces %(partner)s in the pair %(pair)s.") % {
-                    "name": user.get_username(),
-                    "partner": partner.get_username(),
-                    "pair": pair,
-                }
-            else:
-                entrant = services.do_substitute_entrant(
-                    tournament_id=pk, by=by, entrant_id=int(post.get("entrant") or 0), user=user
-                )
-                done = _("Player %(name)s takes the seat as a substitute.") % {"name": entrant}
-        elif action == "house-bot":
-            entrant = services.do_seat_house_bot(tournament_id=pk, by=by, entrant_id=int(post["entrant"]))
-            done = _("A house bot takes the seat of entrant %(name)s.") % {"name": entrant}
-        elif action == "end-table":
-            services.do_end_table_round(tournament_id=pk, round_table_id=int(post["round_table"]), by=by)
-            done = _("The table's round is ended with the games played there.")
-        elif action == "edit":
-            form = TournamentForm(post, instance=event)
-            if not form.is_valid():
-                # One message per error, named by the field's label (not "* rounds * ..." with its code name).
-                for field, errors in form.errors.items():
-                    label = capfirst(form.fields[field].label) if field in form.fields else ""
-                    for error in errors:
-                        messages.error(request, f"{label}: {error}" if label else error)
-                return redirect("tournaments:direct", tournament_id=pk)
-            services.do_edit_event(tournament_id=pk, by=by, form=form)
-            done = _("The setup is saved.")
-        elif action == "copy":
-            copy = services.do_copy_event(tournament_id=pk, by=by)
-            messages.success(request, _("The event is copied for next week."))
-            return redirect("tournaments:direct", tournament_id=copy.pk)
-        elif action == "cancel":
-            services.do_cancel_event(tournament_id=pk, by=by, reason=reason)
-            done = _("The event is cancelled.")
-        elif action == "reopen":
-            services.do_reopen_event(tournament_id=pk, by=by, reason=reason)
-            done = _("The event is reopened.")
-        elif action == "finish":
-            services.do_finish_event(tournament_id=pk, by=by, reason=reason)
-            done = _("The event is finished.")
-        elif action == "delete":
-            name = services.do_delete_event(tournament_id=pk, by=by)
-            messages.success(request, _("The event “%(name)s” is deleted.") % {"name": name})
-            return redirect("tournaments:direct-list")
-        else:
-            messages.error(request, _("Unknown action."))
-            return redirect("tournaments:direct", tournament_id=pk)
+        arguments = action.arguments(event, request.POST)
+        if action.confirm and request.POST.get("confirm") != "1":  # the first step only asks
+            page = {"event": event, "action": action.name, **action.confirm(event, arguments)}
+            return render(request, "tournaments/direct_confirm.html", page)
+        result = action.service(tournament_id=event.pk, by=request.user, **arguments)
     except Refusal as refusal:
-        messages.error(request, str(refusal))
+        action.refusals(request, refusal)
     except (KeyError, ValueError):
         messages.error(request, _("Fill in the form first."))
     else:
-        messages.success(request, done)
-    return redirect("tournaments:direct", tournament_id=pk)
+        done = director_actions.Done(event, arguments, result)
+        for warning in action.warnings(done):
+            messages.warning(request, warning)
+        messages.success(request, action.said(done))
+        return redirect(action.goes_to(done))
+    return redirect("tournaments:direct", tournament_id=event.pk)

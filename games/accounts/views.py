@@ -7,18 +7,20 @@ Logging in and out are Django's own views (see urls.py); logging in keeps its
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import extensions, limits, permissions, selectors
 from games.display import bot_choices, outcome, variant_name
 from games.errors import Refusal
 from games.services import accounts
 
-from .forms import SignUpForm
+from .forms import AccountForm, ConfirmedAddressResetForm, SignUpForm
 
 
 def _next_url(request, default: str = "games:home"):
@@ -105,6 +107,7 @@ def profile(request, username: str):
             }
         )
     profile_obj = getattr(player, "profile", None)
+    is_me = request.user.is_authenticated and request.user.pk == player.pk
     return render(
         request,
         "games/accounts/profile.html",
@@ -113,8 +116,111 @@ def profile(request, username: str):
             "is_guest": bool(profile_obj and profile_obj.is_guest),
             "stats": stats,
             "rows": rows,
-            "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+            "is_me": is_me,
             # other apps' sections (games.extensions), e.g. the player's events
             "sections": extensions.profile_sections(request, player),
+            "account": _account_context(player, AccountForm(initial=_account_initial(player)))
+            if is_me and not (profile_obj and profile_obj.is_guest)
+            else None,
         },
     )
+
+
+def _account_initial(user) -> dict:
+    profile = getattr(user, "profile", None)
+    return {
+        "email": (profile.pending_email if profile and profile.pending_email else "") or user.email,
+        "address": profile.address if profile else "",
+    }
+
+
+def _account_context(user, form, *, sent: bool = False, saved: bool = False) -> dict:
+    profile = getattr(user, "profile", None)
+    return {
+        "form": form,
+        "confirmed": user.email,
+        "pending": profile.pending_email if profile else "",
+        "sent": sent,
+        "saved": saved,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request):
+    """The player's address for mail (confirmed by a link) and how to speak of him."""
+    user = request.user
+    if getattr(getattr(user, "profile", None), "is_guest", False):
+        messages.info(request, _("Guests have no account settings: sign up first."))
+        return redirect("games:signup")
+    sent = saved = False
+    if request.method == "POST":
+        form = AccountForm(request.POST)
+        if form.is_valid():
+            email = form.cleaned_data["email"] or ""
+            try:
+                if accounts.email_needs_link(user, email):
+                    limits.check_confirmation_rate(user)
+            except Refusal as refusal:
+                form.add_error("email", str(refusal))
+            else:
+                accounts.do_set_address(user=user, address=form.cleaned_data["address"] or "")
+                sent = accounts.do_change_email(user=user, address=email)
+                user.refresh_from_db()
+                user.profile.refresh_from_db()
+                saved = True
+                form = AccountForm(initial=_account_initial(user))
+    else:
+        form = AccountForm(initial=_account_initial(user))
+    return render(
+        request, "games/accounts/account.html", {"account": _account_context(user, form, sent=sent, saved=saved)}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_email(request, token: str):
+    """GET asks (a mail scanner that follows links confirms nothing); POST confirms."""
+    found = accounts.read_confirmation_token(token)
+    if found is None:
+        return render(request, "games/accounts/confirm_email.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        try:
+            user = accounts.do_confirm_email(token=token)
+        except accounts.EmailRefused as refusal:
+            return render(
+                request, "games/accounts/confirm_email.html", {"invalid": True, "reason": str(refusal)}, status=400
+            )
+        return render(request, "games/accounts/confirm_email.html", {"done": True, "address": user.email})
+    return render(request, "games/accounts/confirm_email.html", {"address": found[1]})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's own: a link by mail to a confirmed address, and the same answer for any address."""
+
+    form_class = ConfirmedAddressResetForm
+    template_name = "games/accounts/password_reset.html"
+    email_template_name = "games/accounts/email/password_reset.txt"
+    html_email_template_name = "games/accounts/email/password_reset.html"
+    subject_template_name = "games/accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("games:password-reset-sent")
+
+    def form_valid(self, form):
+        try:
+            limits.check_password_reset_rate(self.request)
+        except Refusal as refusal:
+            form.add_error(None, str(refusal))
+            return self.form_invalid(form)
+        return super().form_valid(form)
+
+
+class PasswordResetSentView(auth_views.PasswordResetDoneView):
+    template_name = "games/accounts/password_reset_sent.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "games/accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("games:password-reset-done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetCompleteView):
+    template_name = "games/accounts/password_reset_done.html"

@@ -2,15 +2,21 @@
 
 import re
 import secrets
-import unicodedata
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language, gettext, override
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import engine, wording
 from games.errors import Refusal
 from games.models import Profile, Table
+from games.names import NAME_KEY_LENGTH, name_key
 
 from .play import do_finish_now, do_resign
 from .tables import do_create_table, do_join_table, do_leave_table
@@ -34,12 +40,6 @@ GUEST_NAME_RE = re.compile(r"^(?:guest|гость)\d*$")
 # A name that starts like a bot's ("Bot: Medium", "Бот: Сильный") is a bot's too.
 BOT_NAME_RE = re.compile(r"^(?:bots?|боты?):")
 _SEPARATORS = re.compile(r"[\s_.@+\-]+")
-NAME_KEY_LENGTH = 255  # Profile.name_key
-
-
-def name_key(name: str) -> str:
-    """What two names must differ in: NFKC, case folded, runs of spaces as one, trimmed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def _stored_key(key: str, suffix: str = "") -> str:
@@ -92,6 +92,112 @@ def keep_name_key(sender, instance, created, raw=False, update_fields=None, **kw
         Profile.objects.update_or_create(user=instance, defaults={"name_key": _stored_key(key, f"#{instance.pk}")})
 
 
+# ------------------------------------------------------------------ e-mail addresses
+#
+# `User.email` is only ever a confirmed address (or one the admin set): notices and the
+# password reset send there and nowhere else. A new address waits in
+# `Profile.pending_email` until its link is followed; the old one keeps working until then.
+
+CONFIRM_SALT = "games.accounts.confirm-email"
+CONFIRM_DAYS = 3  # how long a confirmation link works
+
+
+class EmailRefused(Refusal):
+    """A confirmation link that is forged, expired, or for an address no longer waiting."""
+
+
+def confirmation_token(user_id: int, address: str) -> str:
+    return signing.dumps({"u": user_id, "e": address}, salt=CONFIRM_SALT, compress=True)
+
+
+def read_confirmation_token(token: str) -> tuple[int, str] | None:
+    """(user id, address) of a link made in the last CONFIRM_DAYS, or None."""
+    try:
+        data = signing.loads(token, salt=CONFIRM_SALT, max_age=CONFIRM_DAYS * 24 * 3600)
+    except signing.BadSignature:  # (SignatureExpired is one)
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int) or not isinstance(data.get("e"), str):
+        return None
+    return data["u"], data["e"]
+
+
+def _normalized(address: str) -> str:
+    return get_user_model().objects.normalize_email((address or "").strip())
+
+
+def email_needs_link(user, address: str) -> bool:
+    """Whether giving `address` would send a confirmation link (a new address, not the confirmed one)."""
+    address = _normalized(address)
+    return bool(address) and address.casefold() != (user.email or "").casefold()
+
+
+def do_change_email(*, user, address: str) -> bool:
+    """The player gives `address` (sign-up or his account page). A new one waits for its
+    link (sent, in the language he reads the site in, once the change commits); his
+    confirmed one, if any, stays until then. The confirmed one again: nothing waits. Empty:
+    he drops both and no mail goes to him. Returns whether a confirmation mail is sent."""
+    address = _normalized(address)
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not address or address.casefold() == (locked.email or "").casefold():
+            if not address and locked.email:
+                locked.email = ""
+                locked.save(update_fields=["email"])
+            Profile.objects.filter(user=locked).update(pending_email="")
+            user.email = locked.email
+            return False
+        Profile.objects.filter(user=locked).update(pending_email=address)
+        language = get_language() or settings.LANGUAGE_CODE
+        transaction.on_commit(lambda: _send_confirmation(locked, address, language))
+    return True
+
+
+def _send_confirmation(user, address: str, language: str) -> None:
+    with override(language):
+        link = settings.SITE_URL.rstrip("/") + reverse(
+            "games:confirm-email", kwargs={"token": confirmation_token(user.pk, address)}
+        )
+        context = {"player": user, "address": address, "link": link, "days": CONFIRM_DAYS}
+        message = EmailMultiAlternatives(
+            subject=gettext("Confirm your address for Durak"),
+            body=render_to_string("games/accounts/email/confirm.txt", context),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[address],
+        )
+        message.attach_alternative(render_to_string("games/accounts/email/confirm.html", context), "text/html")
+        message.send(fail_silently=False)
+
+
+def do_confirm_email(*, token: str):
+    """Follow a confirmation link: its address becomes the player's (notices and the
+    password reset go there from now on). Raises EmailRefused, changing nothing, for a
+    forged or expired link or one for an address he has since replaced. Returns the user."""
+    found = read_confirmation_token(token)
+    if found is None:
+        raise EmailRefused(_("This confirmation link is not valid or has expired: give your address again."))
+    user_id, address = found
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
+        profile = Profile.objects.filter(user_id=user_id).first()
+        if user is None or profile is None:
+            raise EmailRefused(_("This confirmation link is not valid or has expired: give your address again."))
+        if (user.email or "").casefold() == address.casefold():
+            return user  # followed twice: already confirmed
+        if profile.pending_email.casefold() != address.casefold():
+            raise EmailRefused(_("This link is for an address that no longer waits for confirmation."))
+        user.email = address
+        user.save(update_fields=["email"])
+        Profile.objects.filter(pk=profile.pk).update(pending_email="")
+    return user
+
+
+def do_set_address(*, user, address: str) -> str:
+    """How the player asks to be spoken of (games.wording); anything else: no preference."""
+    address = wording.address_of(address)
+    Profile.objects.filter(user=user).update(address=address)
+    return address
+
+
 def do_sign_up(form, *, guest=None):
     """Save a valid UserCreationForm: the new user and his profile. Raises NameTaken
     (and saves nothing) when a look-alike signed up since the form's check.
@@ -109,6 +215,8 @@ def do_sign_up(form, *, guest=None):
             user = form.save()  # keep_name_key makes the profile
         if user.profile.name_key != _stored_key(name_key(user.get_username())):
             raise NameTaken(NAME_TAKEN)  # leaving the atomic block undoes the user too
+        if form.cleaned_data.get("email"):
+            do_change_email(user=user, address=form.cleaned_data["email"])
     return user
 
 

@@ -24,7 +24,7 @@ from games.errors import MoveRefused
 from games.models import Game, Table
 from games.positions import position_of
 
-from . import play
+from . import store
 
 FORFEIT = "forfeit"
 ADJUDICATED = "adjudicated"
@@ -54,10 +54,10 @@ def do_forfeit_game(*, game_id: int, absent_seats, now=None) -> bool:
         raise MoveRefused(_("Name the seats whose players did not come."))
     with transaction.atomic():
         try:
-            game = play._locked_game(game_id)
+            game = store.locked_game(game_id)
         except MoveRefused:
             return False
-        seats = play._seats(game)
+        seats = store.game_seats(game)
         if not absent <= set(seats):
             raise MoveRefused(_("That seat is not at the table."))
         if game.rated:  # a game nobody played out against an absent player is not rated (as a chess forfeit)
@@ -85,8 +85,8 @@ def do_adjudicate_game(*, game_id: int, places: dict, by_id: int | None, now=Non
     (the durak when one seat holds it); all in one place is a draw. His places count
     as given: a seat that had left the game is no longer counted as abandoned."""
     with transaction.atomic():
-        game = play._locked_game(game_id)
-        seats = play._seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         try:
             given = {int(seat): int(place) for seat, place in places.items()}
         except (TypeError, ValueError, AttributeError):
@@ -119,4 +119,4 @@ def _end(game: Game, position, seats: dict, places: dict, losers: list, reason: 
         seat.save(update_fields=["place", "counted_place", "is_loser", "abandoned", "autopilot"])
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED, updated_at=now)
     game.table.status = Table.Status.FINISHED
-    play._save(game, position, seats, now, [], cache=False)
+    store.save_game(game, position, seats, now, [], cache=False)

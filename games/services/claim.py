@@ -25,7 +25,7 @@ from games.errors import MoveRefused
 from games.models import TableSeat
 from games.positions import position_of
 
-from . import adjudication, play
+from . import adjudication, store
 
 CLAIM_AFTER_SECONDS = 60  # how long an opponent must have been offline before the others may claim the game
 CLAIMED = "claimed"  # Game.result["ended"]["reason"]
@@ -76,8 +76,8 @@ def do_claim_victory(*, game_id: int, user, now=None) -> list[int]:
     if user is None or not user.is_authenticated:
         raise MoveRefused(_("Sign in to play."))
     with transaction.atomic():
-        game = play._locked_game(game_id)
-        seats = play._seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
         if mine is None or mine.autopilot:
             raise MoveRefused(_("You can claim the game only at a table where you play yourself."))

@@ -20,8 +20,7 @@ from games.errors import TableRefused
 from games.models import Game, Table
 from games.positions import position_of
 
-from . import play
-from .tables import _locked_table, _notify
+from . import store
 
 HOUSE_BOT_LEVEL = "medium"  # the club player: answers at once, as the autopilot does
 
@@ -30,7 +29,7 @@ def do_close_unstarted_table(*, table_id: int) -> None:
     """Close an event's table whose only game has no move yet; the game leaves no result.
     Refused if play has begun there (a move made, or a game finished)."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         if not table.managed_by_event:
             raise TableRefused(_("Only a tournament round's table is closed this way."))
         games = list(Game.objects.select_for_update().filter(table=table))
@@ -41,7 +40,7 @@ def do_close_unstarted_table(*, table_id: int) -> None:
         table.status = Table.Status.CLOSED
         table.updated_at = timezone.now()
         table.save(update_fields=["status", "updated_at"])
-        _notify(table)
+        store.notify_table(table)
 
 
 def do_seat_house_bot(*, table_id: int, seat: int, level: str = HOUSE_BOT_LEVEL, now=None) -> None:
@@ -49,7 +48,7 @@ def do_seat_house_bot(*, table_id: int, seat: int, level: str = HOUSE_BOT_LEVEL,
     seat, the bot plays the game on from where it stands and every game dealt at the table
     after it. The table and the game on are no longer rated (ratings measure people)."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         if not table.managed_by_event:
             raise TableRefused(_("A house bot takes a seat at a tournament round's table only."))
         if table.status == Table.Status.CLOSED:
@@ -61,8 +60,8 @@ def do_seat_house_bot(*, table_id: int, seat: int, level: str = HOUSE_BOT_LEVEL,
             raise TableRefused(_("A house bot already plays in this seat."))
         on = Game.objects.filter(table=table, status=Game.Status.PLAYING).order_by("-number").first()
         if on is not None:
-            game = play._locked_game(on.pk)
-            seats = play._seats(game)
+            game = store.locked_game(on.pk)
+            seats = store.game_seats(game)
             position = position_of(game)
             if seat in position.places:
                 raise TableRefused(_("The player of this seat has already gone out of the game on."))
@@ -76,7 +75,7 @@ def do_seat_house_bot(*, table_id: int, seat: int, level: str = HOUSE_BOT_LEVEL,
                 game.rated = False
                 Game.objects.filter(pk=game.pk).update(rated=False)
             # The bot's first move is scheduled (and the table told) as after any move.
-            play._save(game, position, seats, now or timezone.now(), [], cache=False)
+            store.save_game(game, position, seats, now or timezone.now(), [], cache=False)
         table_seat.user = None
         table_seat.bot_level = level
         table_seat.ready = True
@@ -84,4 +83,4 @@ def do_seat_house_bot(*, table_id: int, seat: int, level: str = HOUSE_BOT_LEVEL,
         table.rated = False
         table.updated_at = now or timezone.now()
         table.save(update_fields=["rated", "updated_at"])
-        _notify(table)
+        store.notify_table(table)

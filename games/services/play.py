@@ -7,7 +7,7 @@ after the other and the second is judged against the position the first left.
 Players, bots, the turn timer (T7) and the autopilot all use this one path:
 bots have no side door.
 
-After every change `_save` stores the position cache, the next turn deadline
+After every change `store.save_game` stores the position cache, the next turn deadline
 and the next bot move time (`bot_due_at`), and, once the transaction commits,
 tells the table (notify.table_changed), nudges a worker (notify.nudge_game)
 and, when the game is over, sends `games.signals.game_finished`. The workers'
@@ -16,28 +16,22 @@ repeated nudge changes nothing and a lost one is picked up by the beat sweep
 (`selectors.due_game_ids`).
 """
 
-import random
-import threading
 from dataclasses import dataclass, field
-from datetime import timedelta
 
-from django.conf import settings
-from django.db import DatabaseError, connection, connections, transaction
-from django.db.transaction import TransactionManagementError
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import bots, engine, positions, selectors, signals
+from games import bots, engine, positions
 from games.errors import MoveRefused, from_engine
 from games.models import Game, GameSeat, Move, Table
 from games.positions import position_of
 
-from . import clock, notify
+from . import clock, sql, store
 
 AUTOPILOT_AFTER_TIMEOUTS = 3
 # Medium, never a searching level: the autopilot answers at once when a player's time has run out.
 AUTOPILOT_BOT_LEVEL = "heuristic"
-BOT_PAUSE_SECONDS = (0.7, 1.6)  # a bot thinks about as long as a quick human (settings.BOT_PAUSE_SECONDS)
 
 
 @dataclass
@@ -55,8 +49,8 @@ def do_player_move(*, game_id: int, user, action: str, expected_seat: int | None
     if user is None or not user.is_authenticated:
         raise MoveRefused(_("Sign in to play."))
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seats = _seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         seat = _own_seat(seats, user)
         if expected_seat is not None and expected_seat != seat.number:
             raise MoveRefused(_("That seat is not yours."))
@@ -69,22 +63,22 @@ def do_player_move(*, game_id: int, user, action: str, expected_seat: int | None
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
-        _save(game, position, seats, now, events)
+        store.save_game(game, position, seats, now, events)
         return MoveResult(game_id=game.pk, move_number=number, events=events)
 
 
 def do_resign(*, game_id: int, user) -> None:
     """A player leaves a running game: autopilot plays on, his result is last place."""
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seats = _seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         seat = _own_seat(seats, user)
         if seat.autopilot:
             return
         seat.autopilot = True
         seat.abandoned = True
         seat.save(update_fields=["autopilot", "abandoned"])
-        _save(game, position_of(game), seats, timezone.now(), [], cache=False)
+        store.save_game(game, position_of(game), seats, timezone.now(), [], cache=False)
 
 
 def do_go_berserk(*, game_id: int, user) -> None:
@@ -93,8 +87,8 @@ def do_go_berserk(*, game_id: int, user) -> None:
     it). A turn of his already running is cut to the half timer, never lengthened. A repeat
     changes nothing."""
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seats = _seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         seat = _own_seat(seats, user)
         if seat.berserk:
             return
@@ -105,11 +99,11 @@ def do_go_berserk(*, game_id: int, user) -> None:
         now = timezone.now()
         position = position_of(game)
         running, bot_due = game.deadline, game.bot_due_at
-        _schedule(game, position, seats, now)
+        store.schedule_deadlines(game, position, seats, now)
         if running is not None and game.deadline is not None:
             game.deadline = min(running, game.deadline)
         game.bot_due_at = bot_due  # a bot's pause is not the berserk's business
-        _save(game, position, seats, now, [], cache=False, schedule=False)
+        store.save_game(game, position, seats, now, [], cache=False, schedule=False)
 
 
 def return_counts_normally(rated: bool) -> bool:
@@ -130,8 +124,8 @@ def do_return_to_seat(*, game_id: int, user) -> None:
     him again; whether his result counts normally is `return_counts_normally`.
     """
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seats = _seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         seat = _own_seat(seats, user)
         if not seat.autopilot:
             raise MoveRefused(_("Your seat is not on autopilot: it is yours already."))
@@ -140,7 +134,7 @@ def do_return_to_seat(*, game_id: int, user) -> None:
         if return_counts_normally(game.rated):
             seat.abandoned = False
         seat.save(update_fields=["autopilot", "timeouts_in_row", "abandoned"])
-        _save(game, position_of(game), seats, timezone.now(), [], cache=False)
+        store.save_game(game, position_of(game), seats, timezone.now(), [], cache=False)
 
 
 FINISH_NOW_MAX_MOVES = 5000  # far above any real game: a guard against a bot that never ends one
@@ -160,8 +154,8 @@ def do_finish_now(*, game_id: int, user) -> int:
     with a bot's pause each: the same moves through the same path, in one transaction.
     Returns the number of moves made."""
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seats = _seats(game)
+        game = store.locked_game(game_id)
+        seats = store.game_seats(game)
         position = position_of(game)
         if not may_finish_now(position, seats, user.pk if user is not None else None):
             raise MoveRefused(_("Only a player whose part is over can finish a game that only bots still play."))
@@ -172,7 +166,7 @@ def do_finish_now(*, game_id: int, user) -> int:
             if made >= FINISH_NOW_MAX_MOVES or not _play_one_bot_move(game, position, seats, now, events):
                 break
             made += 1
-        _save(game, position, seats, now, events[-60:])
+        store.save_game(game, position, seats, now, events[-60:])
         return made
 
 
@@ -183,7 +177,7 @@ def do_close_idle_game(*, game_id: int, idle_before) -> bool:
     Idempotent: re-checked under the lock; returns whether the game was ended."""
     with transaction.atomic():
         try:
-            game = _locked_game(game_id)
+            game = store.locked_game(game_id)
         except MoveRefused:
             return False
         if game.turn_seconds:
@@ -191,7 +185,7 @@ def do_close_idle_game(*, game_id: int, idle_before) -> bool:
         last_move = game.moves.order_by("-number").values_list("created_at", flat=True).first()
         if (last_move or game.started_at) >= idle_before:
             return False
-        seats = _seats(game)
+        seats = store.game_seats(game)
         position = position_of(game)
         for seat in seats.values():
             if seat.user_id is not None and not seat.autopilot and seat.number not in position.places:
@@ -205,7 +199,7 @@ def do_close_idle_game(*, game_id: int, idle_before) -> bool:
             if not _play_one_bot_move(game, position, seats, now, events):
                 break
             made += 1
-        _save(game, position, seats, now, events[-60:])
+        store.save_game(game, position, seats, now, events[-60:])
         return game.is_over
 
 
@@ -223,7 +217,7 @@ def do_advance_game(*, game_id: int, now=None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
         try:
-            game = _locked_game(game_id, must_be_playing=False)
+            game = store.locked_game(game_id, must_be_playing=False)
         except MoveRefused:
             return 0
         if game.is_over:
@@ -234,7 +228,7 @@ def do_advance_game(*, game_id: int, now=None) -> int:
             timer_due = False  # the deadline may have run out while the site was down: the sweep moves it first
         if not (timer_due or bot_due):
             return 0
-        seats = _seats(game)
+        seats = store.game_seats(game)
         position = position_of(game)
         events: list = []
         made = 0
@@ -247,12 +241,12 @@ def do_advance_game(*, game_id: int, now=None) -> int:
         if not made and bot_due:
             made = _play_one_bot_move(game, position, seats, now, events)
         if made:
-            _save(game, position, seats, now, events)
+            store.save_game(game, position, seats, now, events)
         elif graced:
             if bot_due:
                 game.bot_due_at = None
             # The table is told, so every countdown shows the extra wait.
-            _save(game, position, seats, now, [], cache=False, schedule=False)
+            store.save_game(game, position, seats, now, [], cache=False, schedule=False)
         else:
             # A time with nobody behind it (no human awaited, no bot to move): clear
             # it, so the beat sweep stops finding the game; a running clock stays.
@@ -266,147 +260,10 @@ def do_advance_game(*, game_id: int, now=None) -> int:
 
 def schedule_new_game(game: Game, position: engine.Game, now=None) -> None:
     """Right after a deal: set the first deadline / bot time and nudge a worker on commit."""
-    _save(game, position, _seats(game), now or timezone.now(), [], cache=False, notify_table=False)
+    store.save_game(game, position, store.game_seats(game), now or timezone.now(), [], cache=False, notify_table=False)
 
 
 # ---------------------------------------------------------------- internals
-
-
-class _Prepared:
-    """A read of the move path: one SQL statement built once per database and thread from
-    the models' `_meta`, then re-run with the looked-up value as its only parameter.
-
-    Every move runs the same two reads, and building their SQL through a QuerySet
-    (joins, FOR UPDATE) costs more than running them: with the ORM's reads and
-    writes a move costs about 1.2 ms more CPU, 2.4 times as much (docs/benchmarks.md,
-    "The move path: ORM or prepared statements"). The statement is the one
-    `select_related` would send: the model's columns, then those of each row in
-    `joins` (INNER JOIN for a required foreign key, else LEFT), and, with `lock`,
-    the database's FOR UPDATE OF the model's row (where it has FOR UPDATE: SQLite
-    has none, and the settings open its transactions with BEGIN IMMEDIATE). Rows
-    become instances as a QuerySet makes them: values through the database's and
-    the field's converters (those `Manager.raw()` applies too), `Model.from_db`,
-    related instances set on their foreign keys, so reading them runs no query.
-    Kept per thread, like Django's connections (a converter belongs to one).
-    No ORM internals (compiler, populators): the models' `_meta`, the connection's
-    `ops` and `features`, and `Model.from_db`, all public and stable.
-    """
-
-    def __init__(self, model, where: str, *, joins: tuple[str, ...] = (), order_by: str = "", lock: bool = False):
-        self.model = model
-        self.where = where  # the field compared with the looked-up value ("pk" or a field name)
-        self.joins = joins  # foreign keys loaded along, parents first: ("table", "table__host")
-        self.order_by = order_by
-        self.lock = lock
-        self.local = threading.local()
-
-    def fetch(self, value, using: str = "default") -> list:
-        connection = connections[using]
-        plan = self._plan(connection)
-        with connection.cursor() as cursor:
-            cursor.execute(plan["sql"], (value,))
-            rows = cursor.fetchall()
-        converters, parts = plan["converters"], plan["parts"]
-        found = []
-        for row in rows:
-            if converters:
-                row = list(row)
-                for position, functions, expression in converters:
-                    cell = row[position]
-                    for convert in functions:
-                        cell = convert(cell, expression, connection)
-                    row[position] = cell
-            instances = []
-            for model, names, start, end, key, parent, foreign_key in parts:
-                if parent is None:
-                    instance = model.from_db(using, names, row[start:end])
-                else:
-                    instance = None if row[key] is None else model.from_db(using, names, row[start:end])
-                    owner = instances[parent]
-                    if owner is not None:
-                        setattr(owner, foreign_key.name, instance)
-                instances.append(instance)
-            found.append(instances[0])
-        return found
-
-    def _plan(self, connection) -> dict:
-        plans = self.local.__dict__.setdefault("plans", {})
-        plan = plans.get(connection.alias)
-        if plan is None or plan["connection"] is not connection:
-            plan = plans[connection.alias] = self._build(connection)
-        return plan
-
-    def _build(self, connection) -> dict:
-        quote = connection.ops.quote_name
-        # One entry per table: (model, SQL alias, index of the row it hangs from, foreign key, LEFT JOIN).
-        tables = [(self.model, quote("t0"), None, None, False)]
-        index_of = {"": 0}
-        for path in self.joins:
-            parent_path, _sep, name = path.rpartition("__")
-            parent = index_of[parent_path]
-            parent_model, _alias, _parent, _key, parent_left = tables[parent]
-            foreign_key = parent_model._meta.get_field(name)
-            index_of[path] = len(tables)
-            left = parent_left or foreign_key.null  # below a LEFT JOIN every join is LEFT
-            tables.append((foreign_key.related_model, quote(f"t{len(tables)}"), parent, foreign_key, left))
-        columns, converters, parts, joins = [], [], [], []
-        for model, alias, parent, foreign_key, left in tables:
-            fields = model._meta.concrete_fields
-            start = len(columns)
-            for model_field in fields:
-                expression = model_field.get_col(model._meta.db_table)
-                functions = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
-                if functions:
-                    converters.append((len(columns), functions, expression))
-                columns.append(f"{alias}.{quote(model_field.column)}")
-            key = start + fields.index(model._meta.pk)  # NULL when a LEFT JOIN found no row
-            parts.append((model, [f.attname for f in fields], start, len(columns), key, parent, foreign_key))
-            if foreign_key is not None:
-                target = foreign_key.target_field.column
-                joins.append(
-                    f" {'LEFT OUTER' if left else 'INNER'} JOIN {quote(model._meta.db_table)} {alias}"
-                    f" ON {tables[parent][1]}.{quote(foreign_key.column)} = {alias}.{quote(target)}"
-                )
-        root = tables[0][1]
-        meta = self.model._meta
-        where = meta.pk if self.where == "pk" else meta.get_field(self.where)
-        sql = f"SELECT {', '.join(columns)} FROM {quote(meta.db_table)} {root}{''.join(joins)}"
-        sql += f" WHERE {root}.{quote(where.column)} = %s"
-        if self.order_by:
-            sql += f" ORDER BY {root}.{quote(meta.get_field(self.order_by).column)}"
-        if self.lock and connection.features.has_select_for_update:
-            of = (root,) if connection.features.has_select_for_update_of else ()
-            sql += " " + connection.ops.for_update_sql(of=of)
-        return {"connection": connection, "sql": sql, "converters": converters, "parts": parts}
-
-
-# The game row locked until the transaction ends, its table and host along (unlocked,
-# for the snapshot sent after the move); the game's seats with their users, in seat order.
-_LOCKED_GAME = _Prepared(Game, "pk", joins=("table", "table__host"), lock=True)
-_GAME_SEATS = _Prepared(GameSeat, "game", joins=("user",), order_by="number")
-
-
-def _locked_game(game_id: int, must_be_playing: bool = True) -> Game:
-    """The game row, locked until the transaction ends (its table and host come along
-    unlocked, for the snapshot sent after the move). An id may come as digits (a URL,
-    a socket frame); anything else that is not a whole number (True, 2.5) is no game."""
-    if isinstance(game_id, str) and game_id.strip().isdecimal():
-        game_id = int(game_id)
-    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**63:
-        raise MoveRefused(_("There is no such game."))
-    if connection.get_autocommit():
-        raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-    found = _LOCKED_GAME.fetch(game_id)
-    if len(found) != 1:
-        raise MoveRefused(_("There is no such game."))
-    game = found[0]
-    if must_be_playing and game.is_over:
-        raise MoveRefused(_("The game is over."))
-    return game
-
-
-def _seats(game: Game) -> dict[int, GameSeat]:
-    return {s.number: s for s in _GAME_SEATS.fetch(game.pk)}
 
 
 def _own_seat(seats: dict[int, GameSeat], user) -> GameSeat:
@@ -417,128 +274,22 @@ def _own_seat(seats: dict[int, GameSeat], user) -> GameSeat:
     return seat
 
 
-_STATEMENTS: dict[tuple, tuple[str, list]] = {}  # (vendor, model, kind, field names) -> (SQL, fields)
-
-
-def _statement(model, kind: str, names: tuple[str, ...]) -> tuple[str, list]:
-    """The INSERT of `names` or the UPDATE of `names` by primary key, built once from `_meta`."""
-    key = (connection.vendor, model, kind, names)
-    found = _STATEMENTS.get(key)
-    if found is None:
-        fields = [model._meta.get_field(name) for name in names]
-        quote = connection.ops.quote_name
-        table = quote(model._meta.db_table)
-        if kind == "insert":
-            columns, values = ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
-            sql = f"INSERT INTO {table} ({columns}) VALUES ({values})"
-        else:
-            assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-            sql = f"UPDATE {table} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
-        found = _STATEMENTS[key] = (sql, fields)
-    return found
-
-
-def _insert_move(game_id: int, number: int, seat: int, action: str, source: str) -> None:
-    """`Move.objects.create(...)` as one plain INSERT (no model instance: nothing reads it)."""
-    sql, fields = _statement(Move, "insert", ("game", "number", "seat", "action", "source", "created_at"))
-    values = (game_id, number, seat, action, source, timezone.now())  # created_at: auto_now_add
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, values)])
-
-
-def _update_game(game: Game, names: list[str]) -> None:
-    """`game.save(update_fields=names)` as one plain UPDATE of the locked row."""
-    sql, fields = _statement(Game, "update", tuple(names))
-    params = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params + [game.pk])
-        if cursor.rowcount != 1:
-            raise DatabaseError("Save with update_fields did not affect any rows.")
-
-
 def _apply_move(game: Game, position: engine.Game, seats: dict, seat: GameSeat, action, source: str, now) -> list:
     """The one path of every move: the engine judges it, the log records it.
 
     Raises MoveRefused (the engine's refusal, translated), changing nothing. The caller
-    saves the game with `_save` once its moves are made.
+    saves the game with `store.save_game` once its moves are made.
     """
     try:
         action = engine.parse_action(action)
         events = position.act(seat.number, action)
     except engine.IllegalAction as refusal:
         raise from_engine(refusal) from None
-    _insert_move(game.pk, game.move_count, seat.number, str(action), source)
+    sql.insert_move(game.pk, game.move_count, seat.number, str(action), source)
     game.move_count += 1
     if position.is_over:
         _finish(game, position, seats, now)
     return events
-
-
-def _save(
-    game: Game,
-    position: engine.Game,
-    seats: dict,
-    now,
-    events: list,
-    *,
-    cache: bool = True,
-    notify_table: bool = True,
-    schedule: bool = True,
-) -> None:
-    """Store the position cache and the next deadline / bot time (`schedule`: from the
-    position; else as they are); tell others on commit."""
-    if schedule:
-        _schedule(game, position, seats, now)
-    fields = ["deadline", "bot_due_at"]
-    if cache:
-        game.state_json = state_json = position.to_json()
-        fields += ["move_count", "state_json"]
-        # Once committed, the next move and every seat's rendering of this snapshot
-        # find the position parsed (it is not changed after this point).
-        transaction.on_commit(lambda: positions.remember(state_json, position))
-    if game.is_over:
-        fields += ["status", "result", "finished_at"]
-    _update_game(game, fields)
-    game_id, table_id, variant = game.pk, game.table_id, game.variant
-    if game.is_over:
-        rated = game.rated
-        transaction.on_commit(
-            lambda: signals.game_finished.send_robust(
-                sender=Game, game_id=game_id, table_id=table_id, variant=variant, rated=rated
-            )
-        )
-    if notify_table:
-        game_over = game.is_over
-        seat_rows = [seats[n] for n in sorted(seats)]
-        # Built from the rows at hand, no query: while a game is on, the table's seats
-        # are the game's (tables.py refuses to change them), and this game is its latest.
-        transaction.on_commit(
-            lambda: notify.table_changed(
-                table_id,
-                events,
-                lobby=game_over,
-                snapshot=selectors.snapshot_of(game.table, seat_rows, game, seat_rows),
-            )
-        )
-    if game.bot_due_at is not None:
-        # Expired deadlines need no nudge: the beat sweep finds them within a second.
-        delay = max(0.0, (game.bot_due_at - now).total_seconds())
-        transaction.on_commit(lambda: notify.nudge_game(game_id, variant, delay))
-
-
-def _schedule(game: Game, position: engine.Game, seats: dict, now) -> None:
-    """The turn deadline (a human seat is awaited, T7) and the next bot move time."""
-    game.deadline = None
-    game.bot_due_at = None
-    if position.is_over or game.is_over:
-        return
-    to_move = position.to_move()
-    awaited = [seats[s] for s in to_move if not seats[s].is_bot_controlled]
-    if game.turn_seconds and awaited:
-        game.deadline = now + timedelta(seconds=clock.turn_timer(game.turn_seconds, awaited))
-    if any(seats[s].is_bot_controlled for s in to_move):
-        low, high = getattr(settings, "BOT_PAUSE_SECONDS", BOT_PAUSE_SECONDS)
-        game.bot_due_at = now + timedelta(seconds=random.uniform(low, high))
 
 
 def _expire_turns(game: Game, position: engine.Game, seats: dict, now, events: list) -> int:

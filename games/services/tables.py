@@ -13,7 +13,7 @@ from games.errors import TableRefused
 from games.models import Game, GameSeat, Table, TableSeat
 from games.positions import deal, seed_hash
 
-from . import notify
+from . import store
 from .play import schedule_new_game
 
 TURN_TIMER_CHOICES = (None, 15, 30, 60)  # T7
@@ -110,7 +110,7 @@ def do_create_table(
         if start:
             _fill_empty_seats(table)
             _deal_new_game(table)
-        _notify(table)
+        store.notify_table(table)
     return table
 
 
@@ -134,7 +134,7 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None, invite
     """Take a free seat. A private table needs its invite token (from the invite
     link), except for its host: table ids are sequential, the token is not."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         _refuse_event_table(table)
         if table.is_private and not may_join_private(table, user, invite_token):
             raise TableRefused(_("This table is private: join it through its invite link."))
@@ -155,7 +155,7 @@ def do_join_table(*, table_id: int, user, seat_number: int | None = None, invite
         seat.save(update_fields=["user", "ready"])
         if not table.seats.filter(user__isnull=True, bot_level="").exists() and not _not_ready(table):
             _deal_new_game(table)  # a full table starts itself once everyone seated agreed
-        _notify(table)
+        store.notify_table(table)
         return seat
 
 
@@ -169,7 +169,7 @@ def may_join_private(table: Table, user, invite_token: str | None) -> bool:
 
 def do_leave_table(*, table_id: int, user) -> None:
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise TableRefused(_("You do not sit at this table."))
@@ -187,13 +187,13 @@ def do_leave_table(*, table_id: int, user) -> None:
         elif table.status == Table.Status.FINISHED:
             table.status = Table.Status.WAITING
         table.save(update_fields=["host", "status", "updated_at"])
-        _notify(table)
+        store.notify_table(table)
 
 
 def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
     """The host puts a bot of `level` in an empty seat, or ('' level) takes it out."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         _refuse_event_table(table)
         if table.host_id != user.pk:
             raise TableRefused(_("Only the host seats bots."))
@@ -208,7 +208,7 @@ def do_set_bot(*, table_id: int, user, seat_number: int, level: str) -> None:
             raise TableRefused(_("That seat is not free."))
         seat.bot_level = level
         seat.save(update_fields=["bot_level"])
-        _notify(table)
+        store.notify_table(table)
 
 
 def do_start_game(*, table_id: int, user) -> Game | None:
@@ -217,7 +217,7 @@ def do_start_game(*, table_id: int, user) -> Game | None:
     (bots always do). Returns the new game, or None while others have not agreed.
     Empty seats get the table's bots."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         if table.status == Table.Status.PLAYING:
             raise TableRefused(_("The game is already on."))
         if table.status == Table.Status.CLOSED:
@@ -232,11 +232,11 @@ def do_start_game(*, table_id: int, user) -> Game | None:
             seat.ready = True
             seat.save(update_fields=["ready"])
         if _not_ready(table):
-            _notify(table)  # the others see who agreed
+            store.notify_table(table)  # the others see who agreed
             return None
         _fill_empty_seats(table)
         game = _deal_new_game(table)
-        _notify(table)
+        store.notify_table(table)
         return game
 
 
@@ -244,14 +244,14 @@ def do_deal_next_game(*, table_id: int) -> Game:
     """Code deals the next game at a table it runs (a tournament round's table,
     a benchmark), whatever the players pressed: they are committed to it."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = store.locked_table(table_id)
         if table.status == Table.Status.PLAYING:
             raise TableRefused(_("The game is already on."))
         if table.status == Table.Status.CLOSED:
             raise TableRefused(_("This table is closed."))
         _fill_empty_seats(table)
         game = _deal_new_game(table)
-        _notify(table)
+        store.notify_table(table)
         return game
 
 
@@ -316,15 +316,3 @@ def _deal_new_game(table: Table) -> Game:
 def new_seed() -> str:
     """A fresh secret seed: 256 bits from the OS, so no deal can be predicted."""
     return secrets.token_hex(32)
-
-
-def _locked_table(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableRefused(_("There is no such table.")) from None
-
-
-def _notify(table: Table) -> None:
-    table_id = table.pk
-    transaction.on_commit(lambda: notify.table_changed(table_id))

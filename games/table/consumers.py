@@ -42,7 +42,7 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import pgettext
 
-from games import permissions, signals
+from games import permissions
 from games.errors import Refusal
 from games.positions import recent_events
 from games.scope import language_of
@@ -202,6 +202,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if "offline" not in snapshot and "offline" in self.snapshot:
             # (a move's snapshot does not read who is offline: a move changes nobody's presence)
             snapshot = {**snapshot, "offline": self.snapshot["offline"]}
+        if "addresses" not in snapshot and "addresses" in self.snapshot:
+            # (nor who is addressed how: games.selectors.addresses_of)
+            snapshot = {**snapshot, "addresses": self.snapshot["addresses"]}
         if game_id != self.game_id:
             self.events = deque([{"type": "deal", "visible_to": None}], maxlen=EVENT_MEMORY)
         elif not (self.replayed[0] == game_id and moves <= self.replayed[1]):
@@ -346,9 +349,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         """This socket's state and log. After a group message (`key`) only what changed
         for this viewer (`rendering.LiveView.update`; the regions every seat sees alike
         rendered once per process and language). On connect and re-sync: the whole of it."""
-        await _fetched_before_render(key, self.snapshot)
+        extras = await _extras(key, self.snapshot, self.language)
         with translation.override(self.language):
-            shared = rendering.shared_regions_of(self.snapshot, self.language, key) if key is not None else None
+            shared = rendering.shared_regions_of(self.snapshot, self.language, key, extras) if key is not None else None
             context = presenters.table_context(
                 self.snapshot,
                 self.seat,
@@ -357,7 +360,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 log_memo=self.log_memo,
                 spectator=shared.context if shared else None,
             )
-            html = self.view.full(context) if shared is None else self.view.update(context, shared)
+            html = self.view.full(context, extras) if shared is None else self.view.update(context, shared, extras)
         await self.send(text_data=html + extra)
         self._render_when_claim_opens(context.get("claim_opens_at"))
 
@@ -413,25 +416,24 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=rendering.error_fragment(message, self.language))
 
 
-# Group messages whose `table_will_render` this process has sent (or is sending): the
-# sockets of a group wait for the same fetch, once per change (bounded like the shared parts).
-_fetches: OrderedDict = OrderedDict()
+# What other apps show at the table, read for a group message (by message and language):
+# the sockets of a group wait for the same read, once per change (bounded like the shared parts).
+_reads: OrderedDict = OrderedDict()
 
 
-async def _fetched_before_render(key, snapshot: dict) -> None:
-    """Let other apps fetch what the render will read (`games.signals.table_will_render`),
-    awaited off the event loop: for a group message once per process, otherwise every time."""
+async def _extras(key, snapshot: dict, language: str) -> dict:
+    """What other apps show at the table (`rendering.snapshot_extras`: their providers may
+    query), read in a worker thread while the event loop serves the other sockets: for a
+    group message once per language and process, on connect and re-sync for this socket."""
+    read = database_sync_to_async(rendering.snapshot_extras)
     if key is None:
-        await signals.table_will_render.asend_robust(sender=TableConsumer, snapshot=snapshot)
-        return
-    fetch = _fetches.get(key)
-    if fetch is None:
-        fetch = _fetches[key] = asyncio.ensure_future(
-            signals.table_will_render.asend_robust(sender=TableConsumer, snapshot=snapshot)
-        )
-        while len(_fetches) > rendering.SHARED_CACHE_SIZE:
-            _fetches.popitem(last=False)
-    await fetch
+        return await read(snapshot, language)
+    extras = _reads.get((key, language))
+    if extras is None:
+        extras = _reads[(key, language)] = asyncio.ensure_future(read(snapshot, language))
+        while len(_reads) > rendering.SHARED_CACHE_SIZE:
+            _reads.popitem(last=False)
+    return await extras
 
 
 def _is_news(fresh: dict, shown: dict) -> bool:

@@ -15,7 +15,11 @@ seat alone may know. Seat panels, hand cards and pairs are rendered once per
 value (`fragment`).
 
 Other apps' additions (ratings next to names, chances) come through
-`games.extensions`: `decorated` adds them to the context.
+`games.extensions`, read once per render by `extras_of` (its providers may query)
+and added to the context by `decorated`. The page reads them in its request; a
+socket renders on the event loop, so it reads them first off the loop
+(`snapshot_extras` in a worker thread, once per change, language and process) and
+passes them in.
 
 - `#table-error`   the last refusal (empty after an accepted frame)
 - `#chat-messages` new chat lines are appended to it (`hx-swap-oob="beforeend"`);
@@ -145,14 +149,31 @@ def state_partials() -> dict:
     return parts
 
 
-def decorated(context: dict) -> dict:
-    """The context with what other apps show at the table (`games.extensions`)."""
+def extras_of(context: dict) -> dict:
+    """What other apps show at this table (`games.extensions`): the marks next to the
+    names and the notes above the hand, the same for every viewer. The providers may
+    query: never call this on the event loop (a socket calls `snapshot_extras` off it)."""
     table = context["table"]
     seating = context.get("seating") or {}
     panels = context.get("panels") or ()
     ids = [p.get("user_id") for p in panels] + [s.get("user_id") for s in seating.get("seats") or ()]
-    marks = extensions.seat_marks(table, ids)
-    extra = {"game_notes": extensions.game_notes(table, context.get("game"))}
+    return {"marks": extensions.seat_marks(table, ids), "game_notes": extensions.game_notes(table, context.get("game"))}
+
+
+def snapshot_extras(snapshot: dict, language: str) -> dict:
+    """`extras_of` a snapshot in a language, for a socket: read in a worker thread before
+    it renders (the spectator's context names every seat and the game as all see it)."""
+    with translation.override(language):
+        return extras_of(presenters.table_context(snapshot, None, ()))
+
+
+def decorated(context: dict, extras: dict | None = None) -> dict:
+    """The context with what other apps show at the table: `extras` (`extras_of`, read
+    before the render), or read now when none are given (a page's request, off the loop)."""
+    if extras is None:
+        extras = extras_of(context)
+    marks = extras["marks"]
+    extra = {"game_notes": extras["game_notes"]}
     if marks:
 
         def marked(p):
@@ -161,13 +182,14 @@ def decorated(context: dict) -> dict:
         for name in ("panels", "opponents_top", "opponents_left", "opponents_right"):
             extra[name] = [marked(p) for p in context.get(name) or ()]
         extra["me"], extra["bottom"] = marked(context.get("me")), marked(context.get("bottom"))
+        seating = context.get("seating") or {}
         extra["seating"] = {**seating, "seats": [marked(s) for s in seating.get("seats") or ()]}
     return {**context, **extra}
 
 
-def live_fragments(context: dict, language: str, csrf_token: str = "") -> str:
+def live_fragments(context: dict, language: str, csrf_token: str = "", extras: dict | None = None) -> str:
     """State and log of one viewer, whole, as out-of-band swaps."""
-    return _whole(decorated(context), language, csrf_token)
+    return _whole(decorated(context, extras), language, csrf_token)
 
 
 def _whole(context: dict, language: str, csrf_token: str) -> str:
@@ -366,21 +388,22 @@ def _shared_regions(spectator: dict, language: str) -> Rendered:
     return Rendered(SHARED if spectator.get("game") else (), make)
 
 
-def _shared_panels(spectator: dict, language: str) -> Rendered:
+def _shared_panels(spectator: dict, language: str, extras: dict | None) -> Rendered:
     shown = {}
 
     def make(seat):
         with translation.override(language):
-            if not shown:  # the marks are read once per message, by the first socket that needs a panel
-                shown.update((p["seat"], p) for p in decorated(spectator).get("panels") or ())
+            if not shown:  # decorated once per message, by the first socket that needs a panel
+                shown.update((p["seat"], p) for p in decorated(spectator, extras).get("panels") or ())
             return fragment("seat", shown[seat])
 
     return Rendered([p["seat"] for p in spectator.get("panels") or ()], make)
 
 
-def shared_regions_of(snapshot: dict, language: str, key) -> Shared:
+def shared_regions_of(snapshot: dict, language: str, key, extras: dict | None = None) -> Shared:
     """The shared regions of a snapshot, rendered from the SPECTATOR's context for the
-    sockets of the process that need them, kept by (group message, language)."""
+    sockets of the process that need them, kept by (group message, language); `extras`:
+    the snapshot's (`snapshot_extras`), read before on the event loop."""
     with _shared_lock:
         found = _shared.get((key, language))
     if found is not None:
@@ -390,7 +413,7 @@ def shared_regions_of(snapshot: dict, language: str, key) -> Shared:
     shared = Shared(
         context=spectator,
         regions=_shared_regions(spectator, language),
-        panels=_shared_panels(spectator, language),
+        panels=_shared_panels(spectator, language, extras),
     )
     with _shared_lock:
         _shared[(key, language)] = shared
@@ -431,24 +454,24 @@ class LiveView:
         self.inputs: dict = {}  # what each region was last rendered from (`region_inputs`)
         self.log: list = []
 
-    def full(self, context: dict) -> str:
+    def full(self, context: dict, extras: dict | None = None) -> str:
         """The whole state and log (on connect and re-sync); remembered region by region."""
         with translation.override(self.language):
-            shown = decorated(context)
+            shown = decorated(context, extras)
             html = _whole(shown, self.language, self.csrf_token)
             self.regions = render_regions(shown, region_names(context), self.csrf_token)
             self.inputs = region_inputs(shown)
         self.log = list(context.get("log") or ())
         return html
 
-    def update(self, context: dict, shared: Shared) -> str:
+    def update(self, context: dict, shared: Shared, extras: dict | None = None) -> str:
         """The regions that changed for this viewer, `#table-meta`, and the new log lines.
         Only the regions whose inputs changed are rendered (or taken from `shared`)."""
         names = region_names(context)
         if tuple(self.regions) != names:  # a game dealt or gone: the page's layout changed
-            return self.full(context)
+            return self.full(context, extras)
         with translation.override(self.language):
-            shown = decorated(context)
+            shown = decorated(context, extras)
             inputs = region_inputs(shown)
             due = [name for name in names if name not in inputs or inputs[name] != self.inputs.get(name)]
             covers = "pairs" in due and any(pair["attack"].get("is_target") for pair in context.get("pairs") or ())

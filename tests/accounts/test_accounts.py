@@ -93,7 +93,7 @@ def test_profile_lists_finished_games(client, players):
     assert "Сыграно партий" in page
 
     page = html(client.get(reverse("games:profile", kwargs={"username": winner.username})))
-    assert ("выиграл" if durak is not None else "ничья") in page
+    assert ("победа" if durak is not None else "ничья") in page
 
     assert client.get(reverse("games:profile", kwargs={"username": "nobody"})).status_code == 404
 

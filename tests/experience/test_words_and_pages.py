@@ -142,7 +142,7 @@ def test_the_profile_counts_draws_and_has_no_double_period(client):
     page = html(client.get(reverse("games:profile", kwargs={"username": "alice"})))
     assert "г.." not in page
     stats = page.split('<dl class="stats">')[1].split("</dl>")[0]
-    assert "<dt>Ничьи</dt><dd>1</dd>" in stats and "<dt>Выиграл</dt><dd>0</dd>" in stats
+    assert "<dt>Ничьи</dt><dd>1</dd>" in stats and "<dt>Победы</dt><dd>0</dd>" in stats
     assert "<dt>Проиграно</dt><dd>0</dd>" in stats and "<dt>Сыграно партий</dt><dd>1</dd>" in stats
     assert "По вариантам" in page and "Подкидной" in page
 

@@ -71,9 +71,31 @@ def test_issue17_the_friends_page_shows_who_is_online(client, anna, boris):
     assert friends.index("boris") < friends.index("vera")  # who is here comes first
     # he closes it: for a few minutes he was just here, then he is offline
     TableSeat.objects.filter(table=table, user=boris).update(offline_since=timezone.now() - timedelta(minutes=1))
-    assert "был несколько минут назад" in page(client, reverse("friends:index"))
+    # (he never said how to speak of him: words without gender)
+    assert "в сети несколько минут назад" in page(client, reverse("friends:index"))
     TableSeat.objects.filter(table=table, user=boris).update(offline_since=timezone.now() - timedelta(minutes=30))
     assert 'data-presence="online"' not in page(client, reverse("friends:index"))
+
+
+@pytest.mark.parametrize(
+    ("address", "russian", "english"),
+    [
+        ("she", "была несколько минут назад", "was here a few minutes ago"),
+        ("he", "был несколько минут назад", "was here a few minutes ago"),
+        ("", "в сети несколько минут назад", "was here a few minutes ago"),
+    ],
+)
+def test_a_friend_who_just_left_is_spoken_of_in_the_gender_he_chose(client, anna, address, russian, english):
+    vera = support_games.make_user("vera")
+    Profile.objects.filter(user=vera).update(address=address)
+    services.do_follow(user=anna, other_id=vera.pk)
+    table = table_services.do_create_table(rules=engine.Rules(players=2), host=vera)
+    TableSeat.objects.filter(table=table, user=vera).update(offline_since=timezone.now() - timedelta(minutes=1))
+    client.force_login(anna)
+    html = page(client, reverse("friends:index"))
+    assert f'<span class="friend-presence recent">{russian}</span>' in html
+    english_page = client.get(reverse("friends:index"), headers={"accept-language": "en"}).content.decode()
+    assert f'<span class="friend-presence recent">{english}</span>' in english_page
 
 
 def test_issue17_invite_a_friend_to_your_private_table(client, anna, boris):

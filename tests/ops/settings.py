@@ -37,6 +37,8 @@ if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get(_REDIS_WORKER_MA
 from durak_site.settings import *  # noqa: E402, F403
 from durak_site.settings import env_bool  # noqa: E402
 
+# Passwords in tests need no slow hashing (the processes tests start inherit this too).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The test client and WebsocketCommunicator speak plain HTTP.
 SECURE_SSL_REDIRECT = False
 SECURE_HSTS_SECONDS = 0

@@ -5,11 +5,10 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.template import Context, Template
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from ratings import model, selectors, services
+from ratings import at_table, model, selectors, services
 from ratings.models import Rating, VariantState
 from tests.ratings.helpers import finished_game, people
 
@@ -121,17 +120,6 @@ def test_ratings_next_to_names_cost_one_query(season, django_assert_num_queries)
     assert boris_rating.games >= 10 and boris_rating.sigma > model.PROVISIONAL_SIGMA  # by sigma, not games
 
 
-def test_template_tags(season):
-    anna = season[0]
-    html = Template(
-        "{% load ratings %}{% rating_of user 'podkidnoy' %}|{% ratings_for ids 'podkidnoy' as shown %}"
-        "{{ shown|rating_for:user }}|{% rating_chart user 'podkidnoy' %}"
-    ).render(Context({"user": anna, "ids": [anna.pk]}))
-    number = selectors.rating_of(anna.pk, "podkidnoy")
-    assert html.startswith(f"{number}|{number}|")
-    assert "<polyline" in html
-
-
 def test_issue19_the_chances_of_being_the_durak_in_a_rated_game(season):
     anna, boris, vera, gleb = season
     game = finished_game([(anna, 1), (boris, 2)])
@@ -141,9 +129,9 @@ def test_issue19_the_chances_of_being_the_durak_in_a_rated_game(season):
     assert rows[0]["percent"] + rows[1]["percent"] == 100
     unrated = finished_game([(anna, 1), (boris, 2)], rated=False)
     assert selectors.game_chance_rows(unrated.pk) == []
-    html = Template("{% load ratings i18n %}{% language 'ru' %}{% chances_list game %}{% endlanguage %}").render(
-        Context({"game": game})
-    )
+    rated = {"rated": True, "variant": "podkidnoy"}
+    with translation.override("ru"):  # as the table shows them before the first move
+        html = "".join(at_table.game_notes(rated, {"id": game.pk, "move_count": 0, "over": False}))
     assert "Шанс остаться дураком" in html and f"anna: {rows[0]['percent']}%" in html
     low, high = rows[1]["low"], rows[1]["high"]  # boris is provisional: a range
     assert low < rows[1]["percent"] < high and f"boris: ≈{rows[1]['percent']}% ({low}–{high}%)" in html
@@ -167,20 +155,18 @@ def test_the_admin_recalculates_a_variant(client, season):
 
 def test_a_live_table_reads_ratings_next_to_names_from_a_short_cache(season, django_assert_num_queries):
     anna = season[0]
-    template = Template("{% load ratings %}{% rating_of seat 'podkidnoy' %}")
-    seat = {"number": 0, "user_id": anna.pk, "name": "anna"}  # a snapshot's seat, as the table renders it
+    table = {"rated": True, "variant": "podkidnoy"}  # the table as it renders
     with django_assert_num_queries(1):
-        first = template.render(Context({"seat": seat}))
+        first = at_table.seat_marks(table, [anna.pk])
     with django_assert_num_queries(0):
-        again = template.render(Context({"seat": seat}))
-    assert again == first == selectors.rating_of(anna.pk, "podkidnoy")
+        again = at_table.seat_marks(table, [anna.pk])
+    assert again == first and first[anna.pk]["text"] == selectors.rating_of(anna.pk, "podkidnoy")
 
 
-def test_the_profile_partial_shows_each_variant_and_the_chart_of_the_one_played(season):
+def test_the_profile_partial_shows_each_variant_and_the_chart_of_the_one_played(season, rf):
     anna = season[0]
-    html = Template("{% load ratings i18n %}{% language 'ru' %}{% ratings_profile user %}{% endlanguage %}").render(
-        Context({"user": anna})
-    )
+    with translation.override("ru"):
+        html = "".join(at_table.profile_sections(rf.get("/"), anna))
     assert "Подкидной" in html and "Переводной" in html
     assert html.count("<svg") == 1 and "35 партий" in html
 

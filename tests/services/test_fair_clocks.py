@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import positions
 from games.models import Game, Move, SweepHeartbeat, TableSeat
-from games.services import clock, housekeeping, play, presence
+from games.services import clock, housekeeping, notify, play, presence
 from games.tasks import advance_game, sweep_due_games
 from tests.support.games import fresh, latest_game, make_user, moves, new_table, seat_map, two_player_rules
 
@@ -188,7 +188,7 @@ def test_issue17_the_extra_wait_is_told_to_the_table(duel, django_capture_on_com
     (opener,) = positions.position_of(game).to_move()
     go_offline(table, users[opener])
     told = []
-    monkeypatch.setattr(play.notify, "table_changed", lambda table_id, *args, **kwargs: told.append(kwargs))
+    monkeypatch.setattr(notify, "table_changed", lambda table_id, *args, **kwargs: told.append(kwargs))
     with django_capture_on_commit_callbacks(execute=True):
         play.do_advance_game(game_id=game.pk, now=game.deadline)
     (message,) = told

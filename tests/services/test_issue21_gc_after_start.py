@@ -2,7 +2,7 @@
 
 In the load test's slowest actions the event loop waited for full collections
 that walked the whole heap, two thirds of it made at start-up and never freed
-(docs/benchmarks.md, "The tail of the load test (issue 21)"). asgi.py freezes
+(docs/benchmarks-history.md, "The tail of the load test (issue 21)"). asgi.py freezes
 that heap once everything of start-up exists, the embedded Celery threads
 included, and raises the young generation's threshold (durak_site/collector.py).
 

@@ -30,7 +30,7 @@ from django.db import DatabaseError, connection, transaction
 
 from games import bots, engine
 from games.models import Game
-from games.services import play, tables
+from games.services import play, store, tables
 from tests.support.games import latest_game, make_user, new_table, two_player_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,8 +169,8 @@ def test_the_rows_of_the_move_path_are_the_orms_rows(django_assert_num_queries):
         expected = Game.objects.select_related("table__host").get(pk=game.pk)
         expected_seats = list(expected.seats.select_related("user").order_by("number"))
         with django_assert_num_queries(2), transaction.atomic(savepoint=False):
-            (mine,) = play._LOCKED_GAME.fetch(game.pk)
-            seats = play._GAME_SEATS.fetch(game.pk)
+            (mine,) = store.LOCKED_GAME.fetch(game.pk)
+            seats = store.GAME_SEATS.fetch(game.pk)
             # Everything a move and its snapshot read is loaded: no further query.
             same(mine, expected)
             same(mine.table, expected.table)

@@ -385,33 +385,39 @@ async def test_an_answer_sent_after_an_accepted_move_is_not_overwritten_by_its_r
     assert 'id="table-error"' in consumer._answer_due(7, 4)  # normally the move's frame answers
 
 
-async def test_a_socket_asks_other_apps_to_fetch_before_it_renders():
-    """games.signals.table_will_render is awaited before a render on the event loop:
-    on connect, and once per change and process (the first socket of the group)."""
-    from games.signals import table_will_render
+async def test_a_socket_asks_other_apps_what_they_show_off_the_event_loop(monkeypatch):
+    """What other apps show at the table (games.extensions: the ratings, the chances) may
+    query: a socket asks their providers in a worker thread, never on the event loop, on
+    connect and once per change and process (the first socket of the group)."""
+    import asyncio
+
+    from games import extensions
 
     heard = []
 
-    async def receiver(sender, snapshot, **kwargs):
-        heard.append(snapshot["game"]["move_count"])
+    def notes(table, game):
+        try:
+            asyncio.get_running_loop()
+            on_the_loop = True
+        except RuntimeError:
+            on_the_loop = False
+        heard.append((game["move_count"], on_the_loop))
+        return []
 
-    table_will_render.connect(receiver, dispatch_uid="test-live-fetch")
-    try:
-        alice, bob = await make_user("alice"), await make_user("bob")
-        table = await open_table([alice, bob])
-        game = await current_game(table.pk)
-        position = engine.Game.from_json(game.state_json)
-        sockets_ = [(await connected(table.pk, await session_cookie(u), "en"))[0] for u in (alice, bob)]
-        assert heard == [0, 0]  # each socket's whole fragment on connect
-        mover = position.to_move()[0]
-        await send(sockets_[mover], action=bots.get_bot("heuristic", seed=1).choose(position.view(mover)))
-        for communicator in sockets_:
-            await frame_with_moves(communicator, 1)
-        assert heard == [0, 0, 1]  # the move's shared part: rendered once for both sockets
-        for communicator in sockets_:
-            await communicator.disconnect()
-    finally:
-        table_will_render.disconnect(dispatch_uid="test-live-fetch")
+    monkeypatch.setattr(extensions, "_game_notes", [*extensions._game_notes, notes])
+    alice, bob = await make_user("alice"), await make_user("bob")
+    table = await open_table([alice, bob])
+    game = await current_game(table.pk)
+    position = engine.Game.from_json(game.state_json)
+    sockets_ = [(await connected(table.pk, await session_cookie(u), "en"))[0] for u in (alice, bob)]
+    assert heard == [(0, False), (0, False)]  # each socket's whole fragment on connect
+    mover = position.to_move()[0]
+    await send(sockets_[mover], action=bots.get_bot("heuristic", seed=1).choose(position.view(mover)))
+    for communicator in sockets_:
+        await frame_with_moves(communicator, 1)
+    assert heard == [(0, False), (0, False), (1, False)]  # the move: asked once for both sockets
+    for communicator in sockets_:
+        await communicator.disconnect()
 
 
 async def test_a_reconnecting_socket_gets_the_full_state_and_log():

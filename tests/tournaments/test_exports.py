@@ -35,10 +35,13 @@ RUSSIAN_HEADER = [
     "стартовый номер",
     "имя",
     "очки",
+    # The event's tie-breaks in its order (a Swiss event's default), nothing else.
     "Бухгольц",
-    "дураки",
+    "Усечённый Бухгольц",
+    "Зоннеборн — Бергер",
+    "Раз в дураках",
+    "Посев",
     "рейтинг",
-    "игры",
     "баи",
     "статус",
     "тур 1: стол",
@@ -125,38 +128,43 @@ def test_issue18_standings_csv_has_a_bom_russian_headers_and_the_standings_order
 def test_issue18_standings_csv_per_round_table_opponents_place_and_points(client, club_event):
     rows = {row[2]: row for row in _csv(client.get(f"/tournaments/{club_event.pk}/standings.csv"))[1:]}
     # Олег: round 1 at table 1 with Мария (2) and Пётр (3), 1st, 3 points; round 2 with Анна (4), Мария, 2nd, 2.
-    assert rows["Олег"][10:] == ["1", "2 3", "1", "3", "1", "4 2", "2", "2"]
+    assert rows["Олег"][12:] == ["1", "2 3", "1", "3", "1", "4 2", "2", "2"]
     # Анна sat out round 1: the word "bye", no table-mates, no place, 1.5 points.
-    assert rows["Анна"][10:] == ["бай", "", "", "1.5", "1", "1 2", "1", "3"]
-    assert rows["Пётр"][10:] == ["1", "1 2", "3", "0", "бай", "", "", "1.5"]
+    assert rows["Анна"][12:] == ["бай", "", "", "1.5", "1", "1 2", "1", "3"]
+    assert rows["Пётр"][12:] == ["1", "1 2", "3", "0", "бай", "", "", "1.5"]
     by_round = {line["name"]: line["by_round"] for line in selectors.standings_table(club_event)}
     for name, row in rows.items():
-        assert [_number(row[13]), _number(row[17])] == [by_round[name][1], by_round[name][2]]
+        assert [_number(row[15]), _number(row[19])] == [by_round[name][1], by_round[name][2]]
 
 
 def test_issue18_final_states_after_the_finish_and_the_rating_empty_when_provisional(client, club_event):
     rows = {row[2]: row for row in _csv(client.get(f"/tournaments/{club_event.pk}/standings.csv"))[1:]}
     states = {line["name"]: line["state"] for line in selectors.standings_table(club_event)}
-    assert {name: row[9] for name, row in rows.items()} == states
-    assert [rows[name][9] for name in ("Олег", "Анна", "Мария")] == ["турнир завершён"] * 3
-    assert rows["Пётр"][9] == Entrant.State.WITHDRAWN.label and rows["Пётр"][9] != "турнир завершён"
+    assert {name: row[11] for name, row in rows.items()} == states
+    assert [rows[name][11] for name in ("Олег", "Анна", "Мария")] == ["турнир завершён"] * 3
+    assert rows["Пётр"][11] == Entrant.State.WITHDRAWN.label and rows["Пётр"][11] != "турнир завершён"
     oleg = Entrant.objects.get(tournament=club_event, user__username="Олег").user_id
     shown = ratings_for([oleg], "podkidnoy")[oleg]
-    assert shown.isdigit() and rows["Олег"][6] == shown
+    assert shown.isdigit() and rows["Олег"][9] == shown
     # Мария is provisional, Анна and Пётр unrated: an empty cell, not 0.0.
-    assert [rows[name][6] for name in ("Мария", "Анна", "Пётр")] == ["", "", ""]
+    assert [rows[name][9] for name in ("Мария", "Анна", "Пётр")] == ["", "", ""]
 
 
 def test_issue18_standings_csv_headers_follow_the_request_language(client, club_event):
     client.cookies["django_language"] = "en"
     rows = _csv(client.get(f"/tournaments/{club_event.pk}/standings.csv"))
-    assert rows[0][:10] == ["rank", "start number", "name", "points", "buchholz", "duraks", "rating"] + [
-        "games",
+    assert rows[0][:12] == ["rank", "start number", "name", "points"] + [
+        "Buchholz",
+        "Median Buchholz",
+        "Sonneborn-Berger",
+        "Durak finishes",
+        "Seed",
+        "rating",
         "byes",
         "state",
     ]
-    assert rows[0][10:14] == ["round 1: table", "round 1: opponents", "round 1: place", "round 1: points"]
-    assert rows[1][9] == "finished" and rows[2][10] == "bye"
+    assert rows[0][12:16] == ["round 1: table", "round 1: opponents", "round 1: place", "round 1: points"]
+    assert rows[1][11] == "finished" and rows[2][12] == "bye"
 
 
 def test_issue18_games_csv_translated_header_and_the_clubs_local_time(client, club_event, settings):
@@ -193,7 +201,7 @@ def test_issue18_xlsx_holds_the_same_standings_and_games(client, club_event, set
     values = [list(row) for row in sheet.iter_rows(values_only=True)]
     as_text = [["" if v is None else str(v) for v in row] for row in values]
     assert as_text == _csv(client.get(f"/tournaments/{club_event.pk}/standings.csv"))
-    assert values[1][3] == 5 and values[2][13] == 1.5, "numbers stay numbers"
+    assert values[1][3] == 5 and values[2][15] == 1.5, "numbers stay numbers"
     games = load_workbook(io.BytesIO(client.get(f"/tournaments/{club_event.pk}/games.xlsx").content)).active
     rows = list(games.iter_rows(values_only=True))
     assert rows[0][5] == "окончена (Asia/Yekaterinburg)"

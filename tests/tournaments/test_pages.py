@@ -139,20 +139,24 @@ def test_csv_exports_of_standings_and_games(client):
     standings = list(
         csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode("utf-8-sig")))
     )
-    assert standings[0][:10] == [
-        "место", "стартовый номер", "имя", "очки", "Бухгольц", "дураки", "рейтинг", "игры", "баи", "статус"
+    assert standings[0][:12] == [
+        "место", "стартовый номер", "имя", "очки",
+        "Бухгольц", "Усечённый Бухгольц", "Зоннеборн — Бергер", "Раз в дураках", "Посев",
+        "рейтинг", "баи", "статус",
     ]  # fmt: skip
-    assert standings[0][10:] == ["тур 1: стол", "тур 1: соперники", "тур 1: место", "тур 1: очки"]
+    assert standings[0][12:] == ["тур 1: стол", "тур 1: соперники", "тур 1: место", "тур 1: очки"]
     # The state column speaks the same language, and after the finish it no longer says "playing" (issue #15, point 8).
-    assert len(standings) == 5 and standings[1][9] == "турнир завершён"
+    assert len(standings) == 5 and standings[1][11] == "турнир завершён"
     client.cookies["django_language"] = "en"
     english = list(
         csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/standings.csv").content.decode("utf-8-sig")))
     )
-    assert english[0][:10] == [
-        "rank", "start number", "name", "points", "buchholz", "duraks", "rating", "games", "byes", "state"
+    assert english[0][:12] == [
+        "rank", "start number", "name", "points",
+        "Buchholz", "Median Buchholz", "Sonneborn-Berger", "Durak finishes", "Seed",
+        "rating", "byes", "state",
     ]  # fmt: skip
-    assert english[1][9] == "finished"
+    assert english[1][11] == "finished"
     del client.cookies["django_language"]
     games = list(csv.reader(io.StringIO(client.get(f"/tournaments/{event.pk}/games.csv").content.decode("utf-8-sig"))))
     assert len(games) == 1 + Result.objects.filter(round__tournament=event).count() == 5

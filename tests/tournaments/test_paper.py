@@ -263,10 +263,15 @@ def test_issue18_a_long_evening_still_fits_the_paper():
     assert [line for line in lines if line.isdigit()][:16] == [*map(str, range(1, 13)), "1", "2", "3", "4"]
     cell = {"lines": ["стол 1 · место 2", "2 оч.", "против 2"]}
     rows = [
-        {"line": i, "rank": i, "name": name, "points_text": "24", "cells": [cell] * 12}
+        {"line": i, "rank": i, "name": name, "points_text": "24", "cells": [cell] * 12, "tiebreaks": []}
         for i, name in enumerate(NAMES[:2], 1)
     ]
-    sheet = {"event": event, "crosstable": {"rounds": list(range(1, 13)), "rows": rows}, "legend": "—"}
+    sheet = {
+        "event": event,
+        "crosstable": {"rounds": list(range(1, 13)), "rows": rows},
+        "tiebreaks": [],
+        "legend": "—",
+    }
     lines = pdf_lines(HttpResponse(paper.standings_pdf(sheet), content_type="application/pdf"))
     assert lines.count("Алёна") == 2 and lines.count("Тур 1") == 1 and lines.count("Тур 12") == 1
     assert lines.count("против 2") == 24

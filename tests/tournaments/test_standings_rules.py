@@ -72,7 +72,7 @@ def test_unequal_games_in_a_round_are_averaged_per_game():
     assert {x.entrant: (x.points, x.averaged_rounds) for x in equal} == {1: (1, []), 2: (0, []), 3: (1, []), 4: (0, [])}
 
 
-def test_round_robin_ties_go_to_the_tie_breaks_not_to_registration_order():
+def _round_robin_of_four() -> list[dict]:
     # A round robin of four at two-player tables (points 1/0), registered 2, 1, 3, 4:
     # round 1: 1 beat 2, 3 beat 4; round 2: 1 beat 3, 2 beat 4; round 3: 4 beat 1, 2 beat 3.
     # Points: 1 -> 2, 2 -> 2, 3 -> 1, 4 -> 1 (registration order put 2 before 1 and 3 before 4).
@@ -90,14 +90,29 @@ def test_round_robin_ties_go_to_the_tie_breaks_not_to_registration_order():
         row(2, 3, "b", 1),
         row(3, 3, "b", 0, True),
     ]
-    chain = standings.tiebreaks_for("round_robin")
-    assert chain == ["sonneborn_berger", "duraks", "games", "seed"]
+    return rows
+
+
+def test_round_robin_ties_go_to_the_tie_breaks_not_to_registration_order():
+    rows = _round_robin_of_four()
+    chain = ["sonneborn_berger", "duraks", "games", "seed"]  # Sonneborn-Berger alone, without head-to-head
     lines = {x.entrant: x for x in standings.compute([2, 1, 3, 4], rows, tiebreaks=chain)}
     # Sonneborn-Berger per opponent met: 1 beat 2 (2 points) and 3 (1): 3 / 3 = 1; 2 beat 3 and 4: 2 / 3;
     # 4 beat 1 (2): 2 / 3; 3 beat 4 (1): 1 / 3.
     assert lines[1].sonneborn_berger == 1 and lines[2].sonneborn_berger == 2 / 3
     assert lines[4].sonneborn_berger == 2 / 3 and lines[3].sonneborn_berger == 1 / 3
     assert order_of(sorted(lines.values(), key=lambda x: x.rank)) == [1, 2, 4, 3]
+
+
+def test_a_round_robin_breaks_ties_by_head_to_head_then_sonneborn_berger():
+    # What directors use in a round robin: points, then who beat whom among the tied, then
+    # Sonneborn-Berger. In the round robin above 3 beat 4 where they met (round 1), though 4's
+    # win was over the stronger 1: head-to-head puts 3 first, Sonneborn-Berger would put 4.
+    assert standings.tiebreaks_for("round_robin") == ["head_to_head", "sonneborn_berger", "duraks", "games", "seed"]
+    lines = standings.compute([2, 1, 3, 4], _round_robin_of_four(), tiebreaks=standings.tiebreaks_for("round_robin"))
+    assert order_of(lines) == [1, 2, 3, 4]
+    by = {x.entrant: x for x in lines}
+    assert (by[1].head_to_head, by[2].head_to_head, by[3].head_to_head, by[4].head_to_head) == (1, 0, 1, 0)
 
 
 def test_the_final_tie_break_is_a_lot_fixed_for_the_event():
@@ -138,7 +153,7 @@ def test_knockout_standings_by_round_reached_then_points():
 
 
 def test_the_tie_break_registry_names_each_metric_and_refuses_unknown_names():
-    assert set(standings.METRICS) == {
+    assert {
         "buchholz",
         "median_buchholz",
         "sonneborn_berger",
@@ -147,7 +162,8 @@ def test_the_tie_break_registry_names_each_metric_and_refuses_unknown_names():
         "wins",
         "games",
         "seed",
-    }
+    } <= set(standings.METRICS)
+    assert all(metric.name == name for name, metric in standings.METRICS.items())
     assert standings.tiebreaks_for("swiss") == ["buchholz", "median_buchholz", "sonneborn_berger", "duraks", "seed"]
     assert standings.tiebreaks_for("swiss", ["seed", "games"]) == ["seed", "games"]
     with pytest.raises(ValueError, match="unknown tie-break 'luck'"):
@@ -222,9 +238,9 @@ def test_the_rating_tie_break_reads_the_seed_frozen_at_the_start(monkeypatch):
     for seed, entrant in enumerate([one, two, three, four], start=1):
         Entrant.objects.filter(pk=entrant.pk).update(seed=seed)
     _round(event, 1, [[two, four], [one, three]], {one.pk: 1, two.pk: 1, three.pk: 0, four.pk: 0})
-    from tournaments import services
+    from tournaments.selectors import seating as seating_reads
 
-    monkeypatch.setattr(services, "entrant_ratings", lambda event, entrants: {two.pk: 2000.0, one.pk: 1000.0})
+    monkeypatch.setattr(seating_reads, "entrant_ratings", lambda event, entrants: {two.pk: 2000.0, one.pk: 1000.0})
     lines = selectors.standings_table(event)
     assert [line["entrant"] for line in lines] == [one.pk, two.pk, three.pk, four.pk]
     assert lines[1]["rating"] == 2000.0, "shown as today's rating, but it orders nothing"
@@ -272,6 +288,10 @@ def test_knockout_standings_bracket_and_rules_text(client):
     assert "вылет в туре 1" in text
 
 
+#: The names a refusal offers: every registered tie-break, in the registry's order.
+KNOWN = ", ".join(standings.METRICS)
+
+
 @pytest.mark.django_db
 def test_the_event_orders_its_own_tie_breaks_and_bad_names_are_refused(client):
     event = make_event(status=Tournament.Status.FINISHED, started_at=timezone.now(), table_size=2, rounds=1)
@@ -287,10 +307,7 @@ def test_the_event_orders_its_own_tie_breaks_and_bad_names_are_refused(client):
     field = Tournament._meta.get_field("tiebreaks")
     with pytest.raises(ValidationError) as refused:
         field.run_validators(["luck"])
-    assert refused.value.messages == [
-        "Выберите дополнительные показатели из списка: buchholz, median_buchholz, sonneborn_berger, duraks, "
-        "wins, games, seed, head_to_head (каждый не более одного раза)."
-    ]
+    assert refused.value.messages == [f"Дополнительного показателя «luck» нет. Выберите из списка: {KNOWN}."]
     field.run_validators(["seed", "duraks"])
     Tournament.objects.filter(pk=event.pk).update(tiebreaks=["games"])
     event.refresh_from_db()
@@ -310,8 +327,7 @@ def test_the_admin_form_orders_an_events_tie_breaks_by_name(admin_client):
     refused = admin_client.post(ADD, _with_defaults(admin_client, _admin_data(name="Другой", tiebreaks="seed, luck")))
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors["tiebreaks"] == [
-        "Выберите дополнительные показатели из списка: buchholz, median_buchholz, sonneborn_berger, duraks, "
-        "wins, games, seed, head_to_head (каждый не более одного раза)."
+        f"Дополнительного показателя «luck» нет. Выберите из списка: {KNOWN}."
     ]
     assert not Tournament.objects.filter(name="Другой").exists()
 

@@ -10,6 +10,7 @@ from durak_site.asgi import application
 from durak_site.origins import origin_allowed
 from games import engine
 from games.services import tables
+from tests.tournaments.helpers import make_event
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -69,12 +70,13 @@ def test_behind_a_tls_proxy_the_forwarded_scheme_counts(settings):
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/table/{table}/", "/ws/tournaments/1/"])
+@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/table/{table}/", "/ws/tournaments/{event}/"])
 async def test_a_page_on_another_port_cannot_open_a_socket(path):
     table = await database_sync_to_async(tables.do_create_table)(rules=engine.Rules(players=2))
+    event = await database_sync_to_async(make_event)()  # a socket to an event that does not exist is refused
     for origin, accepted in ((b"http://127.0.0.1:9999", False), (b"http://127.0.0.1:8000", True)):
         communicator = WebsocketCommunicator(
-            application, path.format(table=table.pk), headers=[(b"origin", origin), (b"host", SITE)]
+            application, path.format(table=table.pk, event=event.pk), headers=[(b"origin", origin), (b"host", SITE)]
         )
         connected, _ = await communicator.connect(timeout=5)
         await communicator.disconnect()

@@ -22,6 +22,7 @@ from games.models import ChatMessage, Game
 from games.services import tables as table_services
 from tests.support import sockets
 from tests.support.games import latest_game, make_user
+from tests.tournaments.helpers import make_event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -194,6 +195,7 @@ async def test_the_lobby_socket_ignores_every_frame_and_stays_open(sent):
 @given(sent=FRAME_LISTS)
 async def test_the_tournament_sockets_ignore_every_frame_and_stay_open(sent):
     cookie = await sockets.session_cookie((await two_new_players())[0])
-    for path, who in (("/ws/tournaments/me/", cookie), ("/ws/tournaments/999999/", None)):
+    event = await database_sync_to_async(make_event)()
+    for path, who in (("/ws/tournaments/me/", cookie), (f"/ws/tournaments/{event.pk}/", None)):
         communicator = await stays_open(path, sent, who)
         await communicator.disconnect()

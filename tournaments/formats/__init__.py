@@ -11,6 +11,9 @@ Pairs (2v2) are one entrant each at a ``table_size`` 2 pairing, so these functio
 - ``Seating``: what a format returns; ``FLAGS``: the codes in ``Seating.flags``.
 - ``arena_tables`` / ``arena_score``: the arena's seating pass over free players and its scoring
   (``FreePlayer``, ``ArenaGame``, ``ArenaScore``; ``STREAK_AFTER``, ``BERSERK_BONUS``, ``MIN_WAIT_S``).
+- ``double_elimination_bracket`` / ``double_elimination_state`` / ``double_elimination_order`` /
+  ``double_elimination_view``: double elimination at tables of 2 (``MatchId``: a match's place).
+- ``third_place_match`` / ``third_place_order``: a knockout's optional third-place match.
 """
 
 from .arena import (
@@ -23,11 +26,19 @@ from .arena import (
     arena_score,
     arena_tables,
 )
+from .double_elimination import (
+    MatchId,
+    double_elimination_bracket,
+    double_elimination_order,
+    double_elimination_state,
+    double_elimination_view,
+)
 from .knockout import bracket_order, knockout_round, knockout_survivors
 from .round_robin import round_robin_schedule
 from .scoring import default_points, points_for_places
 from .seating import FLAGS, Seating, count_repeats, meetings, table_sizes
 from .swiss import swiss_round
+from .third_place import third_place_match, third_place_order
 
 __all__ = [
     "BERSERK_BONUS",
@@ -50,4 +61,11 @@ __all__ = [
     "round_robin_schedule",
     "swiss_round",
     "table_sizes",
+    "MatchId",
+    "double_elimination_bracket",
+    "double_elimination_order",
+    "double_elimination_state",
+    "double_elimination_view",
+    "third_place_match",
+    "third_place_order",
 ]

@@ -6,16 +6,23 @@ late Celery nudge and a director's click are applied one after the other, and
 the second sees what the first did: starting round 3 twice seats nobody twice
 (and the unique (tournament, number) of Round stands behind it).
 
-The writes are split by what they act on; each module's docstring says what it holds:
-`pairs`, `setup` (rules, points, creating and editing an event), `entries`
-(registration, waiting list, check-in, withdrawals), `seating` (seeds, seating,
-drafts), `results` (recording games, corrections, eliminations), `lifecycle` (the
-event moved on by time and by the director, the sweep, failing steps) and
-`director` (who directs, what each status allows, the log, announcements), over
-`base` (the event's lock), and `arena` (the arena's seating passes, results, pause and
-berserk: tournaments.lifecycles dispatches to it). They import each other without a cycle:
-base, director, then entries, setup, seating, results, lifecycle, and arena on top. Callers use this
-package (`services.do_register(...)`), which re-exports each module's public names.
+The writes are split by what they act on; each module's docstring says what it holds.
+They stand on two floors (the `tournaments-floors` contract in pyproject.toml):
+
+- the drivers, below the format objects (tournaments.event_formats) that call them: `base`
+  (the event's lock), `director` (who directs, what each status allows, the log,
+  announcements), `pairs`, `setup` (rules, points, creating and editing an event), `entries`
+  (registration, waiting list, check-in, withdrawals), `seating` (the format's seating,
+  drafts), `results` (recording games, closing tables and rounds, eliminations), `rounds`
+  (a round started, its games recorded and dealt), `steps` (failing steps and their
+  backoff), `absence` (withdrawn after two absences), `arena` (the arena's seating passes,
+  results, pause and berserk) and `live_seating` (a round under way seated again);
+- the workflows, above them, which reach a format's hooks through tournaments.registry:
+  `lifecycle` (the event moved on by time and by the director, the sweep) and `corrections`.
+
+The reads they need are tournaments.selectors. They import each other without a cycle
+(the `services-acyclic` contract). Callers use this package (`services.do_register(...)`),
+which re-exports each module's public names.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from games.services import tables as game_tables  # exposed for tests that patch
 
 from .. import notify  # exposed for tests that patch the notices
 from ..errors import TournamentRefused
+from ..selectors.seating import draft_is_stale, eligible_entrants, entrant_ratings, meetings_before, scores_of
 from .arena import (
     arena_round,
     do_arena_leave,
@@ -33,6 +41,7 @@ from .arena import (
     do_berserk,
 )
 from .base import current_round
+from .corrections import MOST_POINTS, do_correct_places, do_correct_result, most_points, parse_points
 from .director import (
     ACTION_REFUSALS,
     ANNOUNCEMENT_LIMIT,
@@ -64,9 +73,6 @@ from .entries import (
     registration_open,
 )
 from .lifecycle import (
-    RETRY_FIRST,
-    RETRY_MAX,
-    StepFailed,
     do_advance_event,
     do_cancel_event,
     do_delete_event,
@@ -80,33 +86,11 @@ from .lifecycle import (
     do_start_round,
     do_sweep_event,
     due_event_ids,
-    note_failure,
-    retry_pause,
 )
 from .live_seating import do_reseat_started_round, do_seat_house_bot, do_substitute_entrant
 from .pairs import do_answer_invitation, do_dissolve_pair, do_invite_partner
-from .results import (
-    MOST_POINTS,
-    REQUESTED_BYE_SHARE,
-    do_correct_places,
-    do_correct_result,
-    do_end_table_round,
-    most_points,
-    parse_points,
-    requested_bye_points,
-)
-from .seating import (
-    do_draft_round,
-    do_publish_round,
-    do_reseat_round,
-    draft_is_stale,
-    eligible_entrants,
-    entrant_ratings,
-    meetings_before,
-    scores_of,
-    seating_of,
-    total_rounds,
-)
+from .results import REQUESTED_BYE_SHARE, do_end_table_round, requested_bye_points
+from .seating import do_draft_round, do_publish_round, do_reseat_round, seating_of, total_rounds
 from .setup import (
     do_copy_event,
     do_create_event,
@@ -117,6 +101,7 @@ from .setup import (
     schedule_nudges_on_commit,
     validate_event,
 )
+from .steps import RETRY_FIRST, RETRY_MAX, StepFailed, note_failure, retry_pause
 
 __all__ = [
     "game_tables",

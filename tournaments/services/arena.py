@@ -1,5 +1,6 @@
 """The arena (issue 20): for a fixed time, whoever finishes a game is seated again at once
-with others who are free (formats.arena: the seating pass and the scoring).
+with others who are free (formats.arena: the seating pass and the scoring). The arena's
+driver: tournaments.event_formats.Arena calls it; its reads are in tournaments.selectors.arena.
 
 How it is stored. The whole arena is one round (number 1), playing from the start until the
 last game after the end is recorded. Each game is a round table of its own, numbered in the
@@ -18,8 +19,9 @@ The seating pass (`do_arena_seating_pass`) runs under the event's row lock and r
 everything from the database, so two passes at once (two nudges, a repeated message, the
 sweep) seat nobody twice: the second waits for the first and finds its players at tables.
 It is nudged when a game is recorded (after the commit), when someone comes back, and by
-the periodic sweep (services.do_sweep_event -> lifecycles); players the core keeps waiting
-for a fuller table get a nudge of their own when their wait is over (`formats.MIN_WAIT_S`).
+the periodic sweep (services.do_sweep_event -> the format's `seat_free`, event_formats.Arena);
+players the core keeps waiting for a fuller table get a nudge of their own when their wait
+is over (`formats.MIN_WAIT_S`).
 
 The end: from `Tournament.arena_ends_at` no game is dealt; the games in play finish and
 count; the recording of the last one (or the sweep) finishes the event.
@@ -28,11 +30,10 @@ count; the recording of the last one (or the sweep) finishes the event.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Max, Q, Sum
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -44,97 +45,28 @@ from games.services import play as game_play
 from .. import formats, notify, signals
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
+from ..selectors import seating as seating_reads
+from ..selectors.arena import (
+    ARENA_ROUND,
+    arena_games,
+    arena_round,
+    free_entrants,
+    is_over,
+    last_mates,
+    points_of,
+)
 from . import results, seating
-from .base import _locked_event
-from .lifecycle import StepFailed, open_round_tables
+from .base import locked_event
+from .rounds import open_round_tables
+from .steps import StepFailed
 
 log = logging.getLogger(__name__)
 
-ARENA_ROUND = 1  # the one round of an arena
 # A nudge planned for when a waiting player is ready comes a little after it (clocks differ).
 READY_SLACK = timedelta(milliseconds=200)
 
 
 # ------------------------------------------------------------------ reads
-
-
-def arena_round(event: Tournament) -> Round | None:
-    return event.round_set.filter(number=ARENA_ROUND).first()
-
-
-def is_over(event: Tournament, now=None) -> bool:
-    """The arena's time is up: no game is dealt from now on."""
-    ends_at = event.arena_ends_at
-    return ends_at is not None and ends_at <= (now or timezone.now())
-
-
-def busy_entrants(round_: Round) -> set[int]:
-    """Entrants at a table whose game is not recorded yet."""
-    return {pk for entrants in round_.tables.filter(done=False).values_list("entrants", flat=True) for pk in entrants}
-
-
-def _in_play(event: Tournament):
-    """Entrants who may be seated: active, checked in (when the event has a check-in)."""
-    entrants = event.entrants.filter(state=Entrant.State.ACTIVE)
-    if event.checkin_opens is not None:
-        entrants = entrants.filter(checked_in=True)
-    return entrants
-
-
-def free_entrants(event: Tournament, round_: Round) -> list[Entrant]:
-    """Who the next pass may seat: in play, not paused, not at an unfinished table."""
-    busy = busy_entrants(round_)
-    entrants = _in_play(event).filter(arena_paused=False).select_related("pair", "user").order_by("pk")
-    return [e for e in entrants if e.pk not in busy]
-
-
-def points_of(round_: Round, entrant_ids) -> dict[int, float]:
-    rows = Result.objects.filter(round=round_, entrant_id__in=list(entrant_ids)).values("entrant_id")
-    return {row["entrant_id"]: row["total"] for row in rows.annotate(total=Sum("points"))}
-
-
-def last_mates(round_: Round, entrant_ids) -> dict[int, frozenset[int]]:
-    """Each entrant's table-mates of his last recorded game."""
-    wanted = set(entrant_ids)
-    mates: dict[int, frozenset[int]] = {}
-    for entrants in round_.tables.filter(done=True).order_by("-number").values_list("entrants", flat=True).iterator():
-        for pk in wanted.intersection(entrants):
-            mates[pk] = frozenset(entrants) - {pk}
-        wanted -= set(entrants)
-        if not wanted:
-            break
-    return mates
-
-
-def arena_games(round_: Round, entrant_ids) -> dict[int, list[tuple[Result, formats.ArenaGame]]]:
-    """Each entrant's recorded games in the order played, as the scoring reads them."""
-    rows = list(
-        Result.objects.filter(round=round_, entrant_id__in=list(entrant_ids), round_table__isnull=False)
-        .select_related("round_table")
-        .order_by("round_table__number")
-    )
-    tables = {r.round_table_id for r in rows}
-    sharing = Counter(
-        Result.objects.filter(round_table_id__in=tables).values_list("round_table_id", "place").iterator()
-    )
-    games: dict[int, list] = {pk: [] for pk in entrant_ids}
-    for r in rows:
-        games[r.entrant_id].append((r, _arena_game(r, sharing[r.round_table_id, r.place])))
-    return games
-
-
-def _arena_game(result: Result, shared: int) -> formats.ArenaGame:
-    """A result as the scoring reads it. A game scores nothing when it was forfeited (absent),
-    lost as the durak, or left (a seat that abandoned shares the last places and is counted
-    durak: services.results._table_places), as in the round formats."""
-    size = len(result.round_table.entrants)
-    place = result.place or size
-    nothing = result.absent or result.is_durak or place + shared - 1 > size
-    return formats.ArenaGame(place=place, table_size=size, berserk=result.berserk, absent=nothing, shared=shared)
-
-
-def scores_of(round_: Round, entrant_ids) -> dict[int, formats.ArenaScore]:
-    return {pk: formats.arena_score([g for _r, g in games]) for pk, games in arena_games(round_, entrant_ids).items()}
 
 
 # ---------------------------------------------------------------- writes
@@ -153,16 +85,16 @@ def recount(event: Tournament, entrant_ids) -> None:
                 Result.objects.filter(pk=result.pk).update(points=points)
 
 
-def _start(event: Tournament, now) -> list[str]:
+def start_arena(event: Tournament, now) -> list[str]:
     """Under the event's lock, at its start time: the arena's round starts, everyone in play
     is free, and the first pass seats them. Fewer than two: the event is cancelled."""
-    entrants = seating._eligible(event, ARENA_ROUND)
+    entrants = seating_reads.eligible_for_round(event, ARENA_ROUND)
     if len(entrants) < 2:
         event.status = Tournament.Status.CANCELLED
         event.finished_at = now
         event.save(update_fields=["status", "finished_at"])
         return ["cancelled: too few entrants"]
-    seating._fix_seeds(entrants, seating._seeded(event, entrants)[0])
+    seating.fix_seeds(entrants, seating_reads.seeded_ids(event, entrants)[0])
     round_, _created = Round.objects.get_or_create(tournament=event, number=ARENA_ROUND, defaults={"starts_at": now})
     if round_.status != Round.Status.SCHEDULED:
         return []
@@ -186,8 +118,8 @@ def do_arena_seating_pass(*, tournament_id: int, now=None) -> int:
     once no game is in play, finishes the event."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        if not event.is_arena or event.status not in Tournament.UNDER_WAY:
+        event = locked_event(tournament_id)
+        if not event.event_format.continuous or event.status not in Tournament.UNDER_WAY:
             return 0
         round_ = arena_round(event)
         if round_ is None or round_.status != Round.Status.PLAYING:
@@ -214,7 +146,7 @@ def _seat_free(event: Tournament, round_: Round, now) -> int:
     ids = [e.pk for e in free]
     points = points_of(round_, ids)
     mates = last_mates(round_, ids)
-    ratings = seating.entrant_ratings(event, free)
+    ratings = seating_reads.entrant_ratings(event, free)
     players = [
         formats.FreePlayer(
             entrant=e.pk,
@@ -258,16 +190,16 @@ def _finish_if_done(event: Tournament, round_: Round, now) -> list[str]:
     round_.status = Round.Status.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
-    results._finish_event(event, now)
+    results.finish_event(event, now)
     notify.event_changed_on_commit(event.pk)
     return ["event finished"]
 
 
-def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
+def record_arena_game(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
     """A finished arena game: a result per entrant, the points recounted, its players free
     again; a pass is nudged once this is committed."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         round_ = rt.round
         if rt.done or round_.status != Round.Status.PLAYING:
@@ -275,7 +207,7 @@ def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> lis
         if Result.objects.filter(round=round_, game_id=game["pk"]).exists():
             return []
         entrants = list(rt.entrants)
-        places, _points, durak, house = results._game_outcome(event, entrants, game)
+        places, _points, durak, house = results.game_outcome(event, entrants, game)
         berserk = _berserk_entrants(event, entrants, game["seats"])
         for pk in entrants:
             Result.objects.create(
@@ -312,7 +244,7 @@ def _berserk_entrants(event: Tournament, entrants: list[int], seats: list[dict])
     return {pk for team, pk in enumerate(entrants) if all(s.get("berserk") for s in seats if s["number"] % 2 == team)}
 
 
-def _steps(tournament_id: int, now, failures: list, hold) -> list[str]:
+def arena_steps(tournament_id: int, now, failures: list, hold) -> list[str]:
     """The sweep's part after the event's own move: games whose nudge was lost are recorded
     (each on its own), then a seating pass (which also ends the arena when it is over)."""
     done: list[str] = []
@@ -332,7 +264,7 @@ def _steps(tournament_id: int, now, failures: list, hold) -> list[str]:
         if game is None:
             continue
         try:
-            done += _record_one(tournament_id, rt.pk, game, now)
+            done += record_arena_game(tournament_id, rt.pk, game, now)
         except Exception as exc:  # noted; the sweep tries again after a pause
             failures.append(StepFailed(StuckStep.Step.RECORD, rt.pk, exc))
     if (StuckStep.Step.DEAL, None) not in hold:
@@ -346,7 +278,7 @@ def _steps(tournament_id: int, now, failures: list, hold) -> list[str]:
     return done
 
 
-def _pause_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
+def pause_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
     """A no-show forfeited an arena game (tournaments.absence): he is paused, not seated again
     until he comes back (unless the director keeps him); his game scores nothing."""
     recount(event, entrant_ids)
@@ -367,8 +299,8 @@ def _pause_the_absent(event: Tournament, entrant_ids, now) -> list[str]:
 
 def _arena_entry(tournament_id: int, user) -> tuple[Tournament, Entrant]:
     """The event (locked) and the user's entry in it, refused unless the arena is under way."""
-    event = _locked_event(tournament_id)
-    if not event.is_arena:
+    event = locked_event(tournament_id)
+    if not event.event_format.continuous:
         raise TournamentRefused(_("This event is not an arena."))
     if event.status not in Tournament.UNDER_WAY:
         raise TournamentRefused(_("The arena is not under way."))
@@ -448,7 +380,7 @@ def do_berserk(*, game_id: int, user) -> None:
             if table_id is not None
             else None
         )
-        if rt is None or not rt.round.tournament.is_arena:
+        if rt is None or not rt.round.tournament.event_format.continuous:
             raise TournamentRefused(_("Berserk is only for arena games."))
         event = rt.round.tournament
         if not event.berserk_allowed:

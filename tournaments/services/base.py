@@ -1,7 +1,7 @@
 """What every part of the tournaments' services shares: the event's lock and a few reads.
 
-`_locked_event` is the lock everything that moves an event on takes (see the package's
-docstring); `current_round` and `_is_knockout` are read by the entries, the seating,
+`locked_event` is the lock everything that moves an event on takes (see the package's
+docstring); `current_round` is read by the entries, the seating,
 the results and the lifecycle alike, so they live below all of them.
 """
 
@@ -13,7 +13,7 @@ from ..errors import TournamentRefused
 from ..models import Round, Tournament
 
 
-def _locked_event(tournament_id: int) -> Tournament:
+def locked_event(tournament_id: int) -> Tournament:
     event = Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament_id).first()
     if event is None:
         raise TournamentRefused(_("There is no such event."))
@@ -22,7 +22,3 @@ def _locked_event(tournament_id: int) -> Tournament:
 
 def current_round(event: Tournament) -> Round | None:
     return event.round_set.order_by("-number").first()
-
-
-def _is_knockout(event: Tournament) -> bool:
-    return event.format == Tournament.Format.KNOCKOUT

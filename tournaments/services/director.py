@@ -1,8 +1,8 @@
 """Who directs events, what a director may do in each status, the log of it, and announcements.
 
 The transitions table (`TRANSITIONS`) says from which statuses each director action may
-act; every action module checks it with `_allow` and writes the director's log with
-`_log`, so this module sits below them all (it imports only `base`).
+act; every action module checks it with `check_allowed` and writes the director's log with
+`log_action`, so this module sits below them all (it imports only `base`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils.translation import ngettext_lazy
 from .. import notify
 from ..errors import TournamentRefused
 from ..models import Announcement, DirectorAction, Entrant, Tournament
-from .base import _locked_event
+from .base import locked_event
 
 
 def can_direct(user) -> bool:
@@ -27,7 +27,7 @@ def can_direct(user) -> bool:
 DIRECTORS_GROUP = "Tournament directors"
 
 
-def _director(user) -> None:
+def require_director(user) -> None:
     if not can_direct(user):
         raise TournamentRefused(_("Only a tournament director may do this."))
 
@@ -96,12 +96,12 @@ def allowed(event: Tournament, action: str) -> bool:
     return event.status in TRANSITIONS[action]
 
 
-def _allow(event: Tournament, action: str) -> None:
+def check_allowed(event: Tournament, action: str) -> None:
     if not allowed(event, action):
         raise TournamentRefused(ACTION_REFUSALS.get(action) or STATUS_REFUSALS[event.status])
 
 
-def _log(event: Tournament, by, action: str, reason: str = "", **detail) -> None:
+def log_action(event: Tournament, by, action: str, reason: str = "", **detail) -> None:
     DirectorAction.objects.create(
         tournament=event,
         by=by if getattr(by, "pk", None) else None,
@@ -112,7 +112,7 @@ def _log(event: Tournament, by, action: str, reason: str = "", **detail) -> None
     )
 
 
-def _name(entrant: Entrant) -> str:
+def entrant_name(entrant: Entrant) -> str:
     return str(entrant)
 
 
@@ -120,7 +120,7 @@ ANNOUNCEMENT_LIMIT = 500  # characters: an announcement is read on a phone betwe
 
 
 def do_announce(*, tournament_id: int, by, text: str) -> Tournament:
-    _director(by)
+    require_director(by)
     text = (text or "").strip()
     if not text:
         raise TournamentRefused(_("Write the message first."))
@@ -134,8 +134,8 @@ def do_announce(*, tournament_id: int, by, text: str) -> Tournament:
             limit=ANNOUNCEMENT_LIMIT,
         )
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "announce")
+        event = locked_event(tournament_id)
+        check_allowed(event, "announce")
         announcement = Announcement.objects.create(tournament=event, text=text, by=by, at=timezone.now())
         user_ids = sorted({uid for e in event.entrants.select_related("pair") for uid in e.user_ids()})
     notify.announce_on_commit(tournament_id, user_ids, text)
@@ -144,9 +144,9 @@ def do_announce(*, tournament_id: int, by, text: str) -> Tournament:
 
 def do_remove_announcement(*, tournament_id: int, announcement_id: int, by) -> Announcement:
     """Players no longer see it; the director's list keeps it, marked removed (a record, not a delete)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         announcement = (
             Announcement.objects.select_for_update(of=("self",)).filter(pk=announcement_id, tournament=event).first()
         )
@@ -157,6 +157,6 @@ def do_remove_announcement(*, tournament_id: int, announcement_id: int, by) -> A
         announcement.removed_at = timezone.now()
         announcement.removed_by = by
         announcement.save(update_fields=["removed_at", "removed_by"])
-        _log(event, by, "unannounce", text=announcement.text)
+        log_action(event, by, "unannounce", text=announcement.text)
     notify.event_changed_on_commit(tournament_id)
     return announcement

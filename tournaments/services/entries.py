@@ -1,7 +1,7 @@
 """Entries: registering, the waiting list, check-in, one seat at a time, requested byes,
 and the director's entry actions (late entrant, withdraw, reinstate, check in or out).
 
-Each entry is written under the event's lock (`base._locked_event`), so the last free
+Each entry is written under the event's lock (`base.locked_event`), so the last free
 place goes to one entry only and the waiting list is promoted in order.
 """
 
@@ -16,11 +16,11 @@ from django.utils.translation import gettext_lazy as _
 
 from games.services import tables as game_tables
 
-from .. import notify, signals
+from .. import notify, registry, signals
 from ..errors import TournamentRefused
 from ..models import Entrant, Pair, Round, Tournament
-from .base import _is_knockout, _locked_event, current_round
-from .director import BEFORE_START, LIVE, _allow, _director, _log, _name
+from .base import current_round, locked_event
+from .director import BEFORE_START, LIVE, check_allowed, entrant_name, log_action, require_director
 
 # No entries, no check-in: a draft (not published), an event under way (running or paused), one over.
 CLOSED = (Tournament.Status.DRAFT, *Tournament.UNDER_WAY, Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
@@ -46,10 +46,10 @@ def checkin_open(event: Tournament, now=None) -> bool:
 
 def do_register(*, tournament_id: int, user, pair_id: int | None = None) -> Entrant:
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         if not registration_open(event):
             raise TournamentRefused(_("Registration for this event is closed."))
-        entrant = _new_entrant(event, user, pair_id, self_entry=True, wait=True)
+        entrant = new_entrant(event, user, pair_id, self_entry=True, wait=True)
         entrant.save()
         if entrant.state == Entrant.State.ACTIVE:
             signals.send_on_commit(signals.registration_confirmed, tournament_id=tournament_id, entrant_id=entrant.pk)
@@ -61,7 +61,7 @@ def is_full(event: Tournament) -> bool:
     return bool(event.max_entrants) and event.entrants.filter(state=Entrant.State.ACTIVE).count() >= event.max_entrants
 
 
-def _promote_waiting(event: Tournament) -> list[Entrant]:
+def promote_waiting(event: Tournament) -> list[Entrant]:
     """Before the start, a freed place goes to the first on the waiting list (in order of
     registration); one who meanwhile holds a seat in an overlapping event waits on."""
     if event.status not in BEFORE_START:
@@ -93,7 +93,7 @@ GAME_ESTIMATE = timedelta(minutes=15)
 
 
 def expected_duration(event: Tournament) -> timedelta:
-    if event.is_arena and event.arena_minutes:
+    if event.event_format.continuous and event.arena_minutes:
         return timedelta(minutes=event.arena_minutes)
     rounds = max(1, event.rounds or 1)
     per_round = event.round_time_limit or GAME_ESTIMATE * max(1, event.games_per_round or 1)
@@ -131,7 +131,7 @@ def overlapping_event(event: Tournament, user_ids) -> tuple[Tournament, int] | N
     return None
 
 
-def _refuse_overlap(event: Tournament, people: list, self_entry: bool) -> None:
+def refuse_overlap(event: Tournament, people: list, self_entry: bool) -> None:
     found = overlapping_event(event, [person.pk for person in people])
     if found is None:
         return
@@ -155,7 +155,7 @@ def _refuse_overlap(event: Tournament, people: list, self_entry: bool) -> None:
     )
 
 
-def _new_entrant(
+def new_entrant(
     event: Tournament, user, pair_id: int | None, late: bool = False, self_entry: bool = False, wait: bool = False
 ) -> Entrant:
     """A new entry (not saved); past max_entrants it is on the waiting list when `wait`, else refused."""
@@ -182,13 +182,13 @@ def _new_entry(event: Tournament, user, pair_id: int | None, late: bool, self_en
         )
         if taken.exists():
             raise TournamentRefused(_("One of you is already entered in this event."))
-        _refuse_overlap(event, [pair.player_one, pair.player_two], self_entry)
+        refuse_overlap(event, [pair.player_one, pair.player_two], self_entry)
         return Entrant(tournament=event, pair=pair, late=late)
     if pair_id:
         raise TournamentRefused(_("This event is for single players."))
     if event.entrants.filter(user=user).exists():
         raise TournamentRefused(_("You are already entered in this event."))
-    _refuse_overlap(event, [user], self_entry)
+    refuse_overlap(event, [user], self_entry)
     return Entrant(tournament=event, user=user, late=late)
 
 
@@ -206,21 +206,21 @@ def do_unregister(*, tournament_id: int, user) -> Entrant:
     """Withdraw one's own entry (or place on the waiting list) before the start; returns the
     deleted entry. A freed place goes to the first on the waiting list."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         entrant = _entry_of(event, user)
         if entrant is None:
             raise TournamentRefused(_("You are not entered in this event."))
         if event.status in (*Tournament.UNDER_WAY, Tournament.Status.FINISHED):
             raise TournamentRefused(_("The event has started: ask the director to withdraw you."))
         entrant.delete()
-        _promote_waiting(event)
+        promote_waiting(event)
     notify.event_changed_on_commit(tournament_id)
     return entrant
 
 
 def do_check_in(*, tournament_id: int, user) -> Entrant:
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         entrant = _entry_of(event, user)
         if entrant is None:
             raise TournamentRefused(_("You are not entered in this event."))
@@ -241,11 +241,11 @@ def do_request_bye(*, tournament_id: int, user, round_number) -> Entrant:
     requested bye an event; None withdraws the request). He is not seated in that round and
     scores REQUESTED_BYE_SHARE of a bye."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         entrant = _entry_of(event, user)
         if entrant is None or entrant.state == Entrant.State.WAITING:
             raise TournamentRefused(_("You are not entered in this event."))
-        if event.format != Tournament.Format.SWISS:
+        if not registry.of(event).requested_byes:
             raise TournamentRefused(_("Byes are requested in Swiss events only."))
         if event.status not in LIVE or not entrant.is_active:
             raise TournamentRefused(_("A bye can be requested only while you are in a live event."))
@@ -273,13 +273,13 @@ def do_request_bye(*, tournament_id: int, user, round_number) -> Entrant:
 def do_add_late_entrant(*, tournament_id: int, by, user, pair_id: int | None = None) -> Entrant:
     """The director adds an entrant once the event is under way; he joins from
     the next round not yet started, with 0 points for the rounds he missed."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "late")
-        if event.format != Tournament.Format.SWISS and event.is_under_way:
+        event = locked_event(tournament_id)
+        check_allowed(event, "late")
+        if event.is_under_way and not registry.of(event).late_entry_under_way:
             raise TournamentRefused(_("Late entries join Swiss events only."))
-        entrant = _new_entrant(event, user, pair_id, late=event.is_under_way)
+        entrant = new_entrant(event, user, pair_id, late=event.is_under_way)
         latest = current_round(event)
         if latest is None:
             entrant.joined_round = 1
@@ -288,7 +288,7 @@ def do_add_late_entrant(*, tournament_id: int, by, user, pair_id: int | None = N
         entrant.checked_in = True
         entrant.checked_in_at = timezone.now()
         entrant.save()
-        _log(event, by, "late", entrant=entrant.pk, name=_name(entrant))
+        log_action(event, by, "late", entrant=entrant.pk, name=entrant_name(entrant))
         signals.send_on_commit(signals.registration_confirmed, tournament_id=event.pk, entrant_id=entrant.pk)
     notify.event_changed_on_commit(tournament_id)
     return entrant
@@ -297,22 +297,29 @@ def do_add_late_entrant(*, tournament_id: int, by, user, pair_id: int | None = N
 def do_withdraw(*, tournament_id: int, entrant_id: int, by, disqualify: bool = False, reason: str = "") -> Entrant:
     """Left out of every later round; results so far stay (standings keep them).
     Only an entrant of this event, and only while the event is live."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant in this event."))
-        _allow(event, "withdraw")
+        check_allowed(event, "withdraw")
         if not (entrant.is_active or entrant.state == Entrant.State.WAITING):
             raise TournamentRefused(_("This entrant is already out of the event."))
         held_place = entrant.is_active
         entrant.state = Entrant.State.DISQUALIFIED if disqualify else Entrant.State.WITHDRAWN
         entrant.state_changed_at = timezone.now()
         entrant.save(update_fields=["state", "state_changed_at"])
-        _log(event, by, "disqualify" if disqualify else "withdraw", reason, entrant=entrant.pk, name=_name(entrant))
+        log_action(
+            event,
+            by,
+            "disqualify" if disqualify else "withdraw",
+            reason,
+            entrant=entrant.pk,
+            name=entrant_name(entrant),
+        )
         if held_place:
-            _promote_waiting(event)
+            promote_waiting(event)
     notify.event_changed_on_commit(tournament_id)
     return entrant
 
@@ -321,16 +328,16 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
     """Undo a withdrawal or a disqualification while the event is live: he plays again from the
     next round seated (his results so far stay). Before the start he needs a free place; a
     knockout under way cannot take back one who left its bracket."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant in this event."))
-        _allow(event, "reinstate")
+        check_allowed(event, "reinstate")
         if entrant.state not in (Entrant.State.WITHDRAWN, Entrant.State.DISQUALIFIED):
             raise TournamentRefused(_("Only a withdrawn or disqualified entrant can be reinstated."))
-        if _is_knockout(event) and event.is_under_way:
+        if registry.of(event).knockout and event.is_under_way:
             raise TournamentRefused(_("A knockout under way cannot take an entrant back into its bracket."))
         if event.status in BEFORE_START and is_full(event):
             raise TournamentRefused(_("The event is full: there is no place to reinstate the entrant."))
@@ -338,7 +345,7 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
         entrant.state = Entrant.State.ACTIVE
         entrant.state_changed_at = timezone.now()
         entrant.save(update_fields=["state", "state_changed_at"])
-        _log(event, by, "reinstate", reason, entrant=entrant.pk, name=_name(entrant), was=was)
+        log_action(event, by, "reinstate", reason, entrant=entrant.pk, name=entrant_name(entrant), was=was)
         signals.send_on_commit(signals.registration_confirmed, tournament_id=event.pk, entrant_id=entrant.pk)
     notify.event_changed_on_commit(tournament_id)
     return entrant
@@ -347,22 +354,22 @@ def do_reinstate(*, tournament_id: int, entrant_id: int, by, reason: str = "") -
 def do_set_checked_in(*, tournament_id: int, entrant_id: int, by, checked_in: bool) -> Entrant:
     """The director checks an entrant in or out (logged); when the event has a check-in, only
     those checked in are seated, from the next round seated."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         entrant = event.entrants.select_for_update(of=("self",)).filter(pk=entrant_id).first()
         if entrant is None:
             raise TournamentRefused(_("There is no such entrant in this event."))
-        _allow(event, "checkin")
+        check_allowed(event, "checkin")
         if not entrant.is_active:
             raise TournamentRefused(_("Only an entrant with a place in the event can be checked in."))
         if entrant.checked_in == checked_in:
             if checked_in:
-                raise TournamentRefused(_("Entrant %(name)s is already checked in."), name=_name(entrant))
-            raise TournamentRefused(_("Entrant %(name)s is not checked in."), name=_name(entrant))
+                raise TournamentRefused(_("Entrant %(name)s is already checked in."), name=entrant_name(entrant))
+            raise TournamentRefused(_("Entrant %(name)s is not checked in."), name=entrant_name(entrant))
         entrant.checked_in = checked_in
         entrant.checked_in_at = timezone.now() if checked_in else None
         entrant.save(update_fields=["checked_in", "checked_in_at"])
-        _log(event, by, "check_in" if checked_in else "check_out", entrant=entrant.pk, name=_name(entrant))
+        log_action(event, by, "check_in" if checked_in else "check_out", entrant=entrant.pk, name=entrant_name(entrant))
     notify.event_changed_on_commit(tournament_id)
     return entrant

@@ -1,6 +1,8 @@
-"""The event's life: its windows and rounds moved on by time, the director's publish (of a
-draft), start, pause and resume (statuses of their own: director.TRANSITIONS), cancel, reopen,
-finish and delete, the sweep and its steps, and steps that keep failing.
+"""The event's life, above the format objects: its windows and rounds moved on by time, the
+director's publish (of a draft), start, pause and resume (statuses of their own:
+director.TRANSITIONS), cancel, reopen, finish and delete, and the sweep. Where the formats
+differ it asks the event's format object (tournaments.registry): start, seat whoever is free,
+record a result; the round formats' driver is services.rounds, failing steps services.steps.
 
 `do_advance_event` (every nudge) and `do_sweep_event` (the periodic sweep) run the event's
 own move under its lock, then each finished game's results and each table's next deal in a
@@ -12,23 +14,22 @@ tried again after a growing pause (`retry_pause`) while the rest of the event go
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors as game_records
-from games.choices import GameStatus
-from games.services import tables as game_tables
 
-from .. import lifecycles, notify, signals, standings
+from .. import notify, registry, signals
 from ..errors import TournamentRefused
-from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
+from ..models import Round, RoundTable, StuckStep, Tournament
 from . import results, seating, setup
-from .base import _is_knockout, _locked_event, current_round
-from .director import ACTION_REFUSALS, _allow, _director, _log, allowed
+from .base import current_round, locked_event
+from .director import ACTION_REFUSALS, allowed, check_allowed, log_action, require_director
+from .rounds import start_round
+from .steps import StepFailed, note_failure
 
 log = logging.getLogger(__name__)
 
@@ -57,13 +58,13 @@ def _advance_steps(tournament_id: int, now, hold) -> tuple[list[str], list[StepF
         if (StuckStep.Step.ADVANCE, None) not in hold:
             try:
                 with transaction.atomic():
-                    done += _advance(_locked_event(tournament_id), now)
+                    done += _advance(locked_event(tournament_id), now)
             except TournamentRefused:
                 raise
             except Exception as exc:
                 failures.append(StepFailed(StuckStep.Step.ADVANCE, None, exc))
         format_name = Tournament.objects.filter(pk=tournament_id).values_list("format", flat=True).first()
-        done += lifecycles.of_format(format_name).seat_free(tournament_id, now, failures, hold)
+        done += registry.of_format(format_name).seat_free(tournament_id, now, failures, hold)
     finally:
         if done:
             notify.event_changed_on_commit(tournament_id)
@@ -98,13 +99,13 @@ def _advance(event: Tournament, now) -> list[str]:
         done.append("check-in closed")
     if fields:
         event.save(update_fields=sorted(set(fields)))
-    hooks = lifecycles.of(event)
+    hooks = registry.of(event)
     if "check-in closed" in done and not event.is_under_way and not hooks.continuous:
         first, _created = Round.objects.get_or_create(
             tournament=event, number=1, defaults={"starts_at": event.starts_at}
         )
         if first.status == Round.Status.SCHEDULED and not first.seated_by_director:
-            seating._draft(event, first)
+            seating.draft_seating(event, first)
             done.append("round 1 drafted")
     if event.status == Tournament.Status.PAUSED:
         return done  # no round starts; the round being played goes on (after this transaction)
@@ -116,9 +117,9 @@ def _advance(event: Tournament, now) -> list[str]:
         return done  # (its one round is played from the start to the end: seat_free, after this transaction)
     latest = current_round(event)
     if latest is None:
-        done += _start_round(event, 1, now)
+        done += start_round(event, 1, now)
     elif latest.status == Round.Status.SCHEDULED and latest.starts_at <= now:
-        done += _start_round(event, latest.number, now)
+        done += start_round(event, latest.number, now)
     # A round being played: do_advance_event records and deals after this transaction.
     return done
 
@@ -130,108 +131,12 @@ def do_start_round(*, tournament_id: int, number: int, now=None) -> list[str]:
     """Start round `number` now if it is the next one; a repeat does nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         if event.status in (Tournament.Status.DRAFT, Tournament.Status.PAUSED, *OVER):
             return []
-        done = _start_round(event, number, now)
+        done = start_round(event, number, now)
     notify.event_changed_on_commit(tournament_id)
     return done
-
-
-def _start_round(event: Tournament, number: int, now) -> list[str]:
-    previous = event.round_set.filter(number__lt=number).order_by("-number").first()
-    if number > 1 and (previous is None or previous.number != number - 1 or previous.status != Round.Status.FINISHED):
-        return []
-    round_ = Round.objects.select_for_update(of=("self",)).filter(tournament=event, number=number).first()
-    if round_ is not None and round_.status != Round.Status.SCHEDULED:
-        return []  # already started: a repeat seats nobody twice
-    if round_ is None:
-        try:
-            with transaction.atomic():
-                round_ = Round.objects.create(tournament=event, number=number, starts_at=now)
-        except IntegrityError:
-            return []
-    if round_.tables.exists() and not round_.seated_by_director and seating.draft_is_stale(event, round_):
-        RoundTable.objects.filter(round=round_).delete()  # an untouched draft of another field: seat anew
-    if round_.tables.exists():
-        seating._drop_ineligible(event, round_)
-        seating._seat_newcomers(event, round_)
-        if number == 1:  # seated by the director: the seeds are still the event's
-            entrants = seating._eligible(event, 1)
-            seating._fix_seeds(entrants, seating._seeded(event, entrants)[0])
-    if not round_.tables.exists():
-        plan = seating._seat(event, number)
-        if plan is None:
-            if number == 1:
-                event.status = Tournament.Status.CANCELLED
-                event.finished_at = now
-                event.save(update_fields=["status", "finished_at"])
-                round_.delete()
-                return ["cancelled: too few entrants"]
-            results._finish_event(event, now)
-            round_.delete()
-            return ["finished: nobody left to seat"]
-        seating._store_seating(round_, plan)
-    seated_users = open_round_tables(event, round_)
-    table_of_points = setup.points_table(event)
-    for pk in round_.byes:
-        Result.objects.get_or_create(
-            round=round_,
-            entrant_id=pk,
-            game_number=0,
-            defaults={"is_bye": True, "points": 0.0 if _is_knockout(event) else standings.bye_points(table_of_points)},
-        )
-    Entrant.objects.filter(pk__in=round_.byes).update(byes=_byes_plus_one())
-    results._requested_bye_results(event, round_)
-    round_.status = Round.Status.PLAYING
-    round_.started_at = now
-    round_.published_at = round_.published_at or now
-    round_.ends_at = now + event.round_time_limit if event.round_time_limit else None
-    round_.save(update_fields=["status", "started_at", "ends_at", "published_at"])
-    if event.status != Tournament.Status.RUNNING:
-        event.status = Tournament.Status.RUNNING
-        event.started_at = now
-        event.save(update_fields=["status", "started_at"])
-    notify.seats_on_commit(event.pk, number, seated_users)
-    signals.send_on_commit(signals.round_started, tournament_id=event.pk, round_id=round_.pk, number=number)
-    if round_.ends_at:
-        notify.nudge_event_on_commit(event.pk, event.variant, round_.ends_at)
-    return [f"round {number} started"]
-
-
-def open_round_tables(event: Tournament, round_: Round, tables=None) -> dict[int, tuple[int, int]]:
-    """Open a game table, its first game dealt, for each table of the round that has none
-    (of `tables` only, when given: an arena's new ones); returns {user id: (table id, round
-    table number)} of who was seated."""
-    wanted = event.entrants.all()
-    if tables is not None:
-        wanted = wanted.filter(pk__in=[pk for rt in tables for pk in rt.entrants])
-    entrants = {e.pk: e for e in wanted.select_related("pair", "user")}
-    seated_users: dict[int, tuple[int, int]] = {}
-    for rt in tables if tables is not None else round_.tables.select_for_update(of=("self",)).order_by("number"):
-        if rt.table_id is not None:
-            continue
-        users = seating._seat_users([entrants[pk] for pk in rt.entrants], event)
-        table = game_tables.do_create_table(
-            rules=setup.rules_of(event, len(users)),
-            seat_users=users,
-            turn_seconds=event.turn_seconds,
-            rated=event.rated,
-            start=True,
-            rematch=False,  # the event deals each game of the round, players never do
-            managed_by_event=True,  # and its seats are fixed: nobody leaves or joins, between games too
-        )
-        rt.table = table
-        rt.save(update_fields=["table"])
-        for user in users:
-            seated_users[user.pk] = (table.pk, rt.number)
-    return seated_users
-
-
-def _byes_plus_one():
-    from django.db.models import F
-
-    return F("byes") + 1
 
 
 def do_record_game(*, game_id: int, now=None) -> list[str]:
@@ -247,93 +152,21 @@ def do_record_game(*, game_id: int, now=None) -> list[str]:
         return []
     now = now or timezone.now()
     tournament_id = rt.round.tournament_id
-    done = lifecycles.of(rt.round.tournament).record_result(tournament_id, rt.pk, game, now)
+    done = registry.of(rt.round.tournament).record_result(tournament_id, rt.pk, game, now)
     if done:
         notify.event_changed_on_commit(tournament_id)
     return done
 
 
-def _record_round_game(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
-    """A round event's game: its results, then the table's next game of the round."""
-    done = results._record_one(tournament_id, round_table_id, game, now)
-    try:
-        done += results._deal_next(tournament_id, round_table_id, now)
-    except Exception as exc:  # the result stays; the sweep deals later, with backoff
-        note_failure(tournament_id, StepFailed(StuckStep.Step.DEAL, round_table_id, exc), now)
-    return done
-
-
-def _playing_round(tournament_id: int) -> tuple[Tournament, Round] | tuple[None, None]:
-    event = Tournament.objects.filter(pk=tournament_id).first()
-    if event is None or not event.is_under_way:
-        return None, None
-    round_ = current_round(event)
-    if round_ is None or round_.status != Round.Status.PLAYING:
-        return None, None
-    return event, round_
-
-
-def _record_finished_games(tournament_id: int, now, failures: list, hold=frozenset()) -> list[str]:
-    """The sweep's safety net: games that ended without their nudge being handled.
-    Each is recorded in a transaction of its own: one that fails is noted in
-    `failures` and keeps no other table's result from being stored."""
-    done: list[str] = []
-    event, round_ = _playing_round(tournament_id)
-    if round_ is None:
-        return done
-    open_tables = list(round_.tables.filter(done=False, table__isnull=False))
-    latest = game_records.latest_games([rt.table_id for rt in open_tables])
-    recorded = results._recorded_games(round_, latest.values())
-    for rt in open_tables:
-        row = latest.get(rt.table_id)
-        if row and row["status"] == GameStatus.FINISHED and row["pk"] not in recorded:
-            if (StuckStep.Step.RECORD, rt.pk) in hold:
-                continue
-            game = game_records.finished_game(row["pk"])
-            if game is None:
-                continue
-            try:
-                done += results._record_one(tournament_id, rt.pk, game, now)
-            except Exception as exc:  # noted; the sweep tries again after a pause
-                failures.append(StepFailed(StuckStep.Step.RECORD, rt.pk, exc))
-    return done
-
-
-def _deal_due_games(tournament_id: int, now, failures: list, hold=frozenset()) -> list[str]:
-    """Deal the next game wherever the round waits for one: a table of the round
-    being played, not done, with fewer games than the round has, whose latest game
-    is finished and recorded. Each table in a transaction of its own, after the
-    results are committed; one that fails is noted in `failures`. Repeating it
-    deals nothing twice."""
-    done: list[str] = []
-    event, round_ = _playing_round(tournament_id)
-    if round_ is None:
-        return done
-    open_tables = list(round_.tables.filter(done=False, table__isnull=False, games_played__lt=event.games_per_round))
-    latest = game_records.latest_games([rt.table_id for rt in open_tables])
-    recorded = results._recorded_games(round_, latest.values())
-    for rt in open_tables:
-        row = latest.get(rt.table_id)
-        if row is not None and (row["status"] != GameStatus.FINISHED or row["pk"] not in recorded):
-            continue
-        if (StuckStep.Step.DEAL, rt.pk) in hold:
-            continue
-        try:
-            done += results._deal_next(tournament_id, rt.pk, now)
-        except Exception as exc:  # noted; the sweep tries again after a pause
-            failures.append(StepFailed(StuckStep.Step.DEAL, rt.pk, exc))
-    return done
-
-
 def do_start_now(*, tournament_id: int, by) -> list[str]:
     """Start the event (or its next scheduled round) at once."""
-    _director(by)
+    require_director(by)
     now = timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "start")
+        event = locked_event(tournament_id)
+        check_allowed(event, "start")
         if not event.is_under_way:
-            count = len(seating._eligible(event, 1))
+            count = len(seating.eligible_for_round(event, 1))
             if count < 2:
                 # Starting would cancel the event: refuse, and say why.
                 if event.checkin_opens is not None:
@@ -356,21 +189,21 @@ def do_start_now(*, tournament_id: int, by) -> list[str]:
             event.status = Tournament.Status.RUNNING
             event.paused_at = None
             event.save(update_fields=["status", "paused_at"])
-        _log(event, by, "start")
+        log_action(event, by, "start")
     return do_advance_event(tournament_id=tournament_id, now=now)
 
 
 def do_set_paused(*, tournament_id: int, by, paused: bool) -> Tournament:
     """Pause (running -> paused): no round starts until the director resumes (paused ->
     running); the round being played goes on, and may end the event if it is the last."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "pause" if paused else "resume")
+        event = locked_event(tournament_id)
+        check_allowed(event, "pause" if paused else "resume")
         event.status = Tournament.Status.PAUSED if paused else Tournament.Status.RUNNING
         event.paused_at = timezone.now() if paused else None
         event.save(update_fields=["status", "paused_at"])
-        _log(event, by, "pause" if paused else "resume")
+        log_action(event, by, "pause" if paused else "resume")
     notify.event_changed_on_commit(tournament_id)
     return event
 
@@ -379,11 +212,11 @@ def do_publish_event(*, tournament_id: int, by) -> Tournament:
     """A draft goes public (draft -> scheduled): listed, and from its registration time open to
     entries; when that time has come (or it has none) registration opens at once. A start
     already past is refused: the sweep would cancel the event at once for want of entrants."""
-    _director(by)
+    require_director(by)
     now = timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "publish")
+        event = locked_event(tournament_id)
+        check_allowed(event, "publish")
         if event.starts_at < setup.next_minute():
             raise TournamentRefused(_("Set a start time in the future first (in the setup), then publish."))
         event.status = Tournament.Status.SCHEDULED
@@ -393,7 +226,7 @@ def do_publish_event(*, tournament_id: int, by) -> Tournament:
             event.registration_opened_at = now
             fields.append("registration_opened_at")
         event.save(update_fields=fields)
-        _log(event, by, "publish", before=Tournament.Status.DRAFT, after=event.status)
+        log_action(event, by, "publish", before=Tournament.Status.DRAFT, after=event.status)
     setup.schedule_nudges_on_commit(tournament_id)
     notify.event_changed_on_commit(tournament_id)
     return event
@@ -402,15 +235,15 @@ def do_publish_event(*, tournament_id: int, by) -> Tournament:
 def do_cancel_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
     """The event will not be played (or not played on): nothing more is seated or started.
     Games at its tables that are under way may be finished by their players."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "cancel")
+        event = locked_event(tournament_id)
+        check_allowed(event, "cancel")
         before = event.status
         event.status = Tournament.Status.CANCELLED
         event.finished_at = timezone.now()
         event.save(update_fields=["status", "finished_at"])
-        _log(event, by, "cancel", reason, before=before, after=event.status)
+        log_action(event, by, "cancel", reason, before=before, after=event.status)
     notify.event_changed_on_commit(tournament_id)
     return event
 
@@ -423,13 +256,13 @@ def do_reopen_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
     sweep goes on from where it stopped. Cancelled before it started: back to its
     registration (or scheduled, or check-in), which needs a start time in the future.
     """
-    _director(by)
+    require_director(by)
     reason = (reason or "").strip()
     if not reason:
         raise TournamentRefused(_("Say why the event is reopened."))
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reopen")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reopen")
         before = event.status
         if event.status == Tournament.Status.FINISHED or event.started_at is not None:
             event.status = Tournament.Status.RUNNING
@@ -444,7 +277,7 @@ def do_reopen_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
                 event.status = Tournament.Status.SCHEDULED
         event.finished_at = None
         event.save(update_fields=["status", "finished_at"])
-        _log(event, by, "reopen", reason, before=before, after=event.status)
+        log_action(event, by, "reopen", reason, before=before, after=event.status)
     setup.schedule_nudges_on_commit(tournament_id)
     notify.event_changed_on_commit(tournament_id)
     return event
@@ -453,27 +286,27 @@ def do_reopen_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
 def do_finish_event(*, tournament_id: int, by, reason: str = "") -> Tournament:
     """End a running event now that no round is being played (a reopened event after its
     corrections, or a Swiss ended early); a round scheduled but not started is dropped."""
-    _director(by)
+    require_director(by)
     now = timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "finish")
+        event = locked_event(tournament_id)
+        check_allowed(event, "finish")
         before = event.status
         if event.round_set.filter(status=Round.Status.PLAYING).exists():
             raise TournamentRefused(_("A round is being played: wait until it ends."))
         event.round_set.filter(status=Round.Status.SCHEDULED).delete()
         event.ratings_nudged_at = None  # the ratings follow the event's final results
-        results._finish_event(event, now)
-        _log(event, by, "finish", reason, before=before, after=event.status)
+        results.finish_event(event, now)
+        log_action(event, by, "finish", reason, before=before, after=event.status)
     notify.event_changed_on_commit(tournament_id)
     return event
 
 
 def do_delete_event(*, tournament_id: int, by) -> str:
     """Delete an event that never started (its entries go with it); returns its name."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         started = event.started_at is not None or event.round_set.exclude(status=Round.Status.SCHEDULED).exists()
         if started or not allowed(event, "delete"):
             raise TournamentRefused(ACTION_REFUSALS["delete"])
@@ -497,54 +330,6 @@ def due_event_ids(now=None) -> list[int]:
         | Q(checkin_closed_at__isnull=True, checkin_closes__lte=now)
     )
     return list(due.order_by("pk").values_list("pk", flat=True))
-
-
-# A step that fails is tried again after RETRY_FIRST, then twice as long each
-# time, at most RETRY_MAX apart; it is logged once, when it first fails, and the
-# director's page shows it (StuckStep) with the actions that resolve it.
-RETRY_FIRST = timedelta(seconds=10)
-RETRY_MAX = timedelta(minutes=10)
-
-
-class StepFailed(Exception):
-    """A step of an event failed after what came before it was stored."""
-
-    def __init__(self, step: str, round_table_id: int | None, error: BaseException):
-        super().__init__(f"{step}: {error!r}")
-        self.step, self.round_table_id, self.error = step, round_table_id, error
-
-
-def retry_pause(failures: int) -> timedelta:
-    return min(RETRY_FIRST * 2 ** min(max(failures - 1, 0), 20), RETRY_MAX)
-
-
-def note_failure(tournament_id: int, failure: StepFailed, now=None) -> StuckStep | None:
-    """Count a failed step and set its next attempt; log it only the first time."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        event = Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament_id).first()
-        if event is None:
-            return None
-        kind = {"step": failure.step, "round_table_id": failure.round_table_id}
-        stuck = StuckStep.objects.select_for_update(of=("self",)).filter(tournament=event, **kind).first()
-        first = stuck is None
-        if first:
-            stuck = StuckStep(tournament=event, first_failed_at=now, **kind)
-        stuck.failures += 1
-        stuck.error = f"{type(failure.error).__name__}: {failure.error}"[:300]
-        stuck.last_failed_at = now
-        stuck.next_attempt_at = now + retry_pause(stuck.failures)
-        stuck.save()
-    if first:
-        log.error(
-            "event %s: %s failed (round table %s); retried with backoff and shown to the director",
-            tournament_id,
-            failure.step,
-            failure.round_table_id,
-            exc_info=failure.error,
-        )
-        notify.event_changed_on_commit(tournament_id)
-    return stuck
 
 
 def do_sweep_event(*, tournament_id: int, now=None) -> list[str]:
@@ -571,15 +356,15 @@ def do_sweep_event(*, tournament_id: int, now=None) -> list[str]:
 
 def do_retry_stuck_step(*, tournament_id: int, by) -> list[str]:
     """The director: try the failing steps again now, not at their next attempt."""
-    _director(by)
+    require_director(by)
     now = timezone.now()
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         stuck = list(StuckStep.objects.select_for_update(of=("self",)).filter(tournament=event))
         if not stuck:
             raise TournamentRefused(_("No step of this event waits for a retry."))
         StuckStep.objects.filter(pk__in=[s.pk for s in stuck]).update(next_attempt_at=now)
-        _log(event, by, "retry", steps=[[s.step, s.round_table_id, s.failures, s.error] for s in stuck])
+        log_action(event, by, "retry", steps=[[s.step, s.round_table_id, s.failures, s.error] for s in stuck])
     done = do_sweep_event(tournament_id=tournament_id, now=now)
     if StuckStep.objects.filter(tournament_id=tournament_id, last_failed_at__gte=now).exists():
         raise TournamentRefused(_("The step failed again: it is retried later."))

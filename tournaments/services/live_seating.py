@@ -8,7 +8,7 @@ an entrant's seat (in a singles event he becomes a late entrant and the one repl
 is withdrawn; in a pair event he plays for the pair at that table this round, and the
 results stay the pair's). Either way the old game tables are closed without a result
 (`games.services.event_tables.do_close_unstarted_table`) and new ones are opened
-as at the round's start (`lifecycle.open_round_tables`).
+as at the round's start (`rounds.open_round_tables`).
 
 `do_seat_house_bot` puts a house bot in an absent entrant's seat, at a table not begun
 or in a stuck game, where the event allows house bots (`Tournament.house_bots_allowed`).
@@ -29,11 +29,12 @@ from .. import notify
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, Tournament
 from ..selectors import unbegun_tables
-from .base import _locked_event, current_round
-from .director import _allow, _director, _log
-from .entries import _name, _new_entrant, _refuse_overlap
-from .lifecycle import open_round_tables
-from .seating import _seat_users
+from .absence import ABSENCES_TO_WITHDRAW
+from .base import current_round, locked_event
+from .director import check_allowed, log_action, require_director
+from .entries import entrant_name, new_entrant, refuse_overlap
+from .rounds import open_round_tables
+from .seating import users_to_seat
 from .setup import rules_of
 
 SUBSTITUTED = "substituted"
@@ -57,10 +58,10 @@ def _close(round_tables: list[RoundTable]) -> None:
 def do_reseat_started_round(*, tournament_id: int, by, numbers: list[int], tables: list[list[int]]) -> Round:
     """Seat again the entrants of the round's tables `numbers` (none begun) as `tables`:
     the same entrants, each once, 2 up to the table size at a table."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = _playing_round(event)
         free = {rt.number: rt for rt in unbegun_tables(round_)}
         chosen = sorted(set(numbers))
@@ -84,7 +85,7 @@ def do_reseat_started_round(*, tournament_id: int, by, numbers: list[int], table
         for number, table in zip(spare, tables, strict=False):
             RoundTable.objects.create(round=round_, number=number, entrants=list(table))
         seated = open_round_tables(event, round_)
-        _log(event, by, "reseat", round=round_.number, tables=[list(t) for t in tables], replaced=chosen)
+        log_action(event, by, "reseat", round=round_.number, tables=[list(t) for t in tables], replaced=chosen)
     notify.seats_on_commit(tournament_id, round_.number, seated)
     notify.event_changed_on_commit(tournament_id)
     return round_
@@ -95,14 +96,14 @@ def do_substitute_entrant(*, tournament_id: int, by, entrant_id: int, user, repl
     he is a new, late entrant from this round on; the one replaced is withdrawn.
     In a pair event he takes the seat of the partner `replaces` (a user id) instead
     (`_substitute_partner`)."""
-    _director(by)
+    require_director(by)
     if replaces is not None or _is_pairs(tournament_id):
         return _substitute_partner(
             tournament_id=tournament_id, by=by, entrant_id=entrant_id, user=user, replaces=replaces
         )
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "withdraw")
+        event = locked_event(tournament_id)
+        check_allowed(event, "withdraw")
         if event.is_pairs:
             raise TournamentRefused(_("A substitute takes an individual entrant's seat only."))
         round_ = _playing_round(event)
@@ -117,7 +118,7 @@ def do_substitute_entrant(*, tournament_id: int, by, entrant_id: int, user, repl
         if user is None or event.entrants.filter(user=user).exists():
             raise TournamentRefused(_("The substitute must be a player who is not in the event."))
         now = timezone.now()
-        new = _new_entrant(event, user, None, late=True, wait=True)
+        new = new_entrant(event, user, None, late=True, wait=True)
         new.state = Entrant.State.ACTIVE  # he takes a place that is already counted
         new.joined_round = round_.number
         new.checked_in, new.checked_in_at = True, now
@@ -129,8 +130,8 @@ def do_substitute_entrant(*, tournament_id: int, by, entrant_id: int, user, repl
         rt.table = None
         rt.save(update_fields=["entrants", "table"])
         seated = open_round_tables(event, round_)
-        _log(event, by, "withdraw", SUBSTITUTED, entrant=old.pk, name=_name(old))
-        _log(event, by, "late", entrant=new.pk, name=_name(new), replaces=old.pk)
+        log_action(event, by, "withdraw", SUBSTITUTED, entrant=old.pk, name=entrant_name(old))
+        log_action(event, by, "late", entrant=new.pk, name=entrant_name(new), replaces=old.pk)
     notify.seats_on_commit(tournament_id, round_.number, seated)
     notify.event_changed_on_commit(tournament_id)
     return new
@@ -158,8 +159,8 @@ def _substitute_partner(*, tournament_id: int, by, entrant_id: int, user, replac
     The substitute is a player not in this event and not entered in an event whose
     time overlaps it (he would be seated twice)."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "withdraw")
+        event = locked_event(tournament_id)
+        check_allowed(event, "withdraw")
         if not event.is_pairs:
             raise TournamentRefused(_("Only in a pair event does a substitute replace one partner of a pair."))
         round_ = _playing_round(event)
@@ -173,9 +174,9 @@ def _substitute_partner(*, tournament_id: int, by, entrant_id: int, user, replac
             raise TournamentRefused(_("The substitute must be a player who is not in the event."))
         if event.rated and game_tables.is_guest(user):
             raise TournamentRefused(_("Rated play needs an account: sign up first."))
-        _refuse_overlap(event, [user], self_entry=False)
+        refuse_overlap(event, [user], self_entry=False)
         entrants = {e.pk: e for e in event.entrants.filter(pk__in=rt.entrants).select_related("pair", "user")}
-        users = _seat_users([entrants[pk] for pk in rt.entrants], event)
+        users = users_to_seat([entrants[pk] for pk in rt.entrants], event)
         users = [user if u.pk == replaces else u for u in users]
         _close([rt])
         table = game_tables.do_create_table(
@@ -191,12 +192,12 @@ def _substitute_partner(*, tournament_id: int, by, entrant_id: int, user, replac
         rt.save(update_fields=["table"])
         seated = {u.pk: (table.pk, rt.number) for u in users}
         out = next(member for member in pair.members if member.pk == replaces)
-        _log(
+        log_action(
             event,
             by,
             "substitute",
             entrant=pair_entrant.pk,
-            name=f"{_name(pair_entrant)}: {out.get_username()} → {user.get_username()}",
+            name=f"{entrant_name(pair_entrant)}: {out.get_username()} → {user.get_username()}",
             in_round=round_.number,
             at_table=rt.number,
             replaced=replaces,
@@ -224,16 +225,14 @@ def do_seat_house_bot(*, tournament_id: int, by, entrant_id: int) -> Entrant:
     absent in each of those games, as after a no-show forfeit (`results._record`
     reads a seat without a person as a house bot's): placed last, counted durak, no
     points, his result marked `absent`; the others rank as if he were not there. His
-    absence counts towards `absence.ABSENCES_TO_WITHDRAW` like a forfeit's: reaching
+    absence counts towards `ABSENCES_TO_WITHDRAW` like a forfeit's: reaching
     it, he is withdrawn from the later rounds unless the director keeps him. A game
     with a house bot in it is never rated (the table and the game on are made
     unrated; the ratings' ledger rates nobody in a game with a bot seat besides)."""
-    from ..absence import ABSENCES_TO_WITHDRAW  # (absence is built on these services)
-
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         if not event.house_bots_allowed:
             raise TournamentRefused(_("This event does not allow house bots."))
         if event.is_pairs:
@@ -248,8 +247,14 @@ def do_seat_house_bot(*, tournament_id: int, by, entrant_id: int) -> Entrant:
             event_tables.do_seat_house_bot(table_id=rt.table_id, seat=rt.entrants.index(entrant_id))
         except (TableRefused, MoveRefused) as refusal:
             raise TournamentRefused(refusal.message) from None
-        _log(
-            event, by, "house-bot", entrant=entrant.pk, name=_name(entrant), in_round=round_.number, at_table=rt.number
+        log_action(
+            event,
+            by,
+            "house-bot",
+            entrant=entrant.pk,
+            name=entrant_name(entrant),
+            in_round=round_.number,
+            at_table=rt.number,
         )
         earlier = (
             Result.objects.filter(entrant=entrant, absent=True).exclude(round=round_).values("round_id").distinct()
@@ -257,7 +262,7 @@ def do_seat_house_bot(*, tournament_id: int, by, entrant_id: int) -> Entrant:
         if not entrant.kept and earlier.count() + 1 >= ABSENCES_TO_WITHDRAW:
             entrant.state, entrant.state_changed_at = Entrant.State.WITHDRAWN, timezone.now()
             entrant.save(update_fields=["state", "state_changed_at"])
-            _log(event, by, "withdraw", "absences", entrant=entrant.pk, name=_name(entrant))
+            log_action(event, by, "withdraw", "absences", entrant=entrant.pk, name=entrant_name(entrant))
     for user_id in entrant.user_ids():
         notify.user_changed_on_commit(user_id)
     notify.event_changed_on_commit(tournament_id)

@@ -1,14 +1,12 @@
 """Results: a game's results at its table, closing tables and rounds, eliminations, the
-event's end, the scores of requested byes, and the director's corrections.
+event's end, and the scores of requested byes (the director's corrections: services.corrections).
 
-Each game's results are stored in a transaction of their own (`_record_one`), and only
-after they are committed is the table's next game dealt (`_deal_next`): a deal that
+Each game's results are stored in a transaction of their own (`record_table_game`), and only
+after they are committed is the table's next game dealt (`deal_next`): a deal that
 fails takes no result back.
 """
 
 from __future__ import annotations
-
-import math
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,15 +14,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games import selectors as game_records
 from games.choices import GameStatus
-from games.services import corrections as game_corrections
 from games.services import tables as game_tables
 
-from .. import formats, lifecycles, notify, signals, standings
+from .. import notify, registry, signals, standings
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from . import seating, setup
-from .base import _is_knockout, _locked_event
-from .director import _allow, _director, _log, _name
+from .base import locked_event
+from .director import log_action, require_director
 
 # A requested bye scores this share of the bye the seating gives (standings.bye_points).
 REQUESTED_BYE_SHARE = 0.5
@@ -34,10 +31,10 @@ def requested_bye_points(event: Tournament) -> float:
     return standings.bye_points(setup.points_table(event)) * REQUESTED_BYE_SHARE
 
 
-def _requested_bye_results(event: Tournament, round_: Round) -> None:
+def requested_bye_results(event: Tournament, round_: Round) -> None:
     """Those who asked to sit out this round: a bye result of requested_bye_points (the
-    seating left them out: `_eligible`)."""
-    if event.format != Tournament.Format.SWISS:
+    seating left them out: `selectors.seating.eligible_for_round`)."""
+    if not registry.of(event).requested_byes:
         return
     asked = event.entrants.filter(state=Entrant.State.ACTIVE, requested_bye_round=round_.number)
     for pk in asked.values_list("pk", flat=True):
@@ -49,10 +46,10 @@ def _requested_bye_results(event: Tournament, round_: Round) -> None:
         )
 
 
-def _record_one(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
+def record_table_game(tournament_id: int, round_table_id: int, game: dict, now) -> list[str]:
     """One game's results, in a transaction of their own."""
     with transaction.atomic():
-        return _record(_locked_event(tournament_id), round_table_id, game, now)
+        return _record(locked_event(tournament_id), round_table_id, game, now)
 
 
 def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str]:
@@ -64,7 +61,7 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
         return []
     game_number = rt.games_played + 1
     entrants = rt.entrants
-    places, points, durak, house = _game_outcome(event, entrants, game)
+    places, points, durak, house = game_outcome(event, entrants, game)
     for pk in entrants:
         Result.objects.create(
             round=round_,
@@ -83,12 +80,12 @@ def _record(event: Tournament, round_table_id: int, game: dict, now) -> list[str
     out_of_time = round_.ends_at is not None and round_.ends_at <= now
     if rt.games_played >= event.games_per_round or out_of_time:
         done += _close_table(event, rt, now)
-    # Otherwise the next game is dealt once this result is committed (`_deal_next`), never in
+    # Otherwise the next game is dealt once this result is committed (`deal_next`), never in
     # this transaction: a deal that fails must not take the result back with it.
     return done
 
 
-def _game_outcome(event: Tournament, entrants: list[int], game: dict) -> tuple[dict, dict, dict, set]:
+def game_outcome(event: Tournament, entrants: list[int], game: dict) -> tuple[dict, dict, dict, set]:
     """A finished game at a table of `entrants` (in seat order; pairs: team order): each
     entrant's place, points by the event's points table, durak flag, and the entrants whose
     seat a house bot played (absent)."""
@@ -140,17 +137,17 @@ def _table_places(entrants: list[int], seats: dict[int, dict]) -> tuple[dict[int
     return places, losers
 
 
-def _recorded_games(round_: Round, rows) -> set[int]:
+def recorded_games(round_: Round, rows) -> set[int]:
     game_ids = [row["pk"] for row in rows]
     return set(Result.objects.filter(round=round_, game_id__in=game_ids).values_list("game_id", flat=True))
 
 
-def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
+def deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
     """The round's next game at one table, if it waits for one (re-checked under the
     event's lock, so a nudge and the sweep deal it once). A time limit that came
     between two games ends the table's round instead."""
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         round_ = rt.round
         if rt.done or rt.table_id is None or round_.status != Round.Status.PLAYING:
@@ -158,7 +155,7 @@ def _deal_next(tournament_id: int, round_table_id: int, now) -> list[str]:
         if rt.games_played >= event.games_per_round:
             return []
         latest = game_records.latest_games([rt.table_id]).get(rt.table_id)
-        if latest is not None and (latest["status"] != GameStatus.FINISHED or not _recorded_games(round_, [latest])):
+        if latest is not None and (latest["status"] != GameStatus.FINISHED or not recorded_games(round_, [latest])):
             return []  # a game is on (a repeated nudge dealt it), or its result is not stored yet
         if round_.ends_at is not None and round_.ends_at <= now:
             return [f"table {rt.number}: out of time", *_close_table(event, rt, now)]
@@ -171,28 +168,25 @@ def _finish_round(event: Tournament, round_: Round, now) -> list[str]:
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
     done = [f"round {round_.number} finished"]
-    if _is_knockout(event):
-        _eliminate(event, round_)
-        alive = event.entrants.filter(state=Entrant.State.ACTIVE, eliminated_in_round=None).count()
-        last = alive <= 1
-    else:
-        last = round_.number >= (seating.total_rounds(event) or 0)
-    if last:
-        _finish_event(event, now)
+    event_format = registry.of(event)
+    if event_format.knockout:
+        eliminate(event, round_)
+    if event_format.is_last_round(event, round_):
+        finish_event(event, now)
         done.append("event finished")
         return done
     starts_at = now + event.pause_between_rounds
     following, _created = Round.objects.get_or_create(
         tournament=event, number=round_.number + 1, defaults={"starts_at": starts_at}
     )
-    seating._draft(event, following)  # the director sees (and may edit) the next seating before it starts
+    seating.draft_seating(event, following)  # the director sees (and may edit) the next seating before it starts
     notify.nudge_event_on_commit(event.pk, event.variant, starts_at)
     done.append(f"round {round_.number + 1} scheduled")
     return done
 
 
-def _eliminate(event: Tournament, round_: Round) -> None:
-    """Knockout: the formats say who goes on from each table's summed points."""
+def eliminate(event: Tournament, round_: Round) -> None:
+    """Knockout: the format says who goes on from each table's summed points."""
     table_results = []
     for rt in round_.tables.all():
         totals = dict.fromkeys(rt.entrants, 0.0)
@@ -201,12 +195,12 @@ def _eliminate(event: Tournament, round_: Round) -> None:
         # Equal totals: the better seed (earlier seat) goes on; a knockout needs a decision.
         ranked = sorted(totals, key=lambda pk: (-totals[pk], rt.entrants.index(pk)))
         table_results.append({pk: place for place, pk in enumerate(ranked, start=1)})
-    survivors = set(formats.knockout_survivors(table_results, drop=1)) | set(round_.byes)
+    survivors = registry.of(event).going_on(event, round_, table_results)
     seated = {pk for rt in round_.tables.all() for pk in rt.entrants}
     Entrant.objects.filter(pk__in=seated - survivors).update(eliminated_in_round=round_.number)
 
 
-def _finish_event(event: Tournament, now) -> None:
+def finish_event(event: Tournament, now) -> None:
     if event.status == Tournament.Status.CANCELLED:
         return  # a game that ended after the director cancelled the event: it stays cancelled
     event.status = Tournament.Status.FINISHED
@@ -220,195 +214,15 @@ def _finish_event(event: Tournament, now) -> None:
     signals.send_on_commit(signals.event_finished, tournament_id=event.pk)
 
 
-MOST_POINTS = 100.0  # a bound for a points entry when the points table is all zero
-
-
-def parse_points(value) -> float:
-    """A points entry as typed: "1.5" or the Russian "1,5"; a number that is finite, not negative."""
-    if isinstance(value, str):
-        value = value.strip().replace(",", ".")
-    try:
-        points = float(value)
-    except (TypeError, ValueError):
-        raise TournamentRefused(_("Points must be a number, e.g. 1,5.")) from None
-    if not math.isfinite(points):  # "nan" was a server error, "1e400" an infinite score
-        raise TournamentRefused(_("Points must be a number, e.g. 1,5."))
-    if points < 0:
-        raise TournamentRefused(_("Points cannot be negative."))
-    return points
-
-
-def most_points(event: Tournament) -> float:
-    """The most one game (or a bye) can score: the top of the event's points table."""
-    table = setup.points_table(event)
-    return max([*table, standings.bye_points(table)]) or MOST_POINTS
-
-
-def do_correct_result(*, tournament_id: int, result_id: int, by, points, note: str = "") -> Result:
-    """Set one result's points by hand (a bye, or a score the places do not give);
-    the outcome of a game is corrected by places (`do_correct_places`)."""
-    _director(by)
-    points = parse_points(points)
-    with transaction.atomic():
-        event = _locked_event(tournament_id)
-        if event.is_arena:
-            raise TournamentRefused(_("In an arena the points follow the places and streaks: correct the places."))
-        result = (
-            Result.objects.select_for_update(of=("self",))
-            .select_related("entrant")
-            .filter(pk=result_id, round__tournament=event)
-            .first()
-        )
-        if result is None:
-            raise TournamentRefused(_("There is no such result in this event."))
-        _allow(event, "correct")
-        most = most_points(event)
-        if points > most:
-            raise TournamentRefused(_("A result scores at most %(most)s points in this event."), most=_points(most))
-        before = result.points
-        if result.original_points is None:
-            result.original_points = result.points
-        result.points = points
-        result.corrected_by = by
-        result.corrected_at = timezone.now()
-        result.note = note[:200]
-        result.save(update_fields=["points", "original_points", "corrected_by", "corrected_at", "note"])
-        _log(
-            event,
-            by,
-            "points",
-            note,
-            result=result.pk,
-            round=result.round.number,
-            name=_name(result.entrant),
-            before=before,
-            after=points,
-        )
-    notify.event_changed_on_commit(tournament_id)
-    return result
-
-
-def _points(value: float) -> str:
-    """1.5 -> "1,5" in Russian, "1.5" in English; 3.0 -> "3"."""
-    from django.utils.formats import number_format
-
-    return number_format(value, decimal_pos=None if value != int(value) else 0)
-
-
-def do_correct_places(
-    *, tournament_id: int, round_table_id: int, game_number: int, places: dict, by, reason: str
-) -> list[Result]:
-    """Correct the outcome of one game at a table: the places of all its entrants, from which
-    the points, the durak finish and (knockout) who goes on follow, and so do the ratings
-    (the game's counted places are corrected too). Logged with the old and new outcome."""
-    _director(by)
-    reason = (reason or "").strip()
-    if not reason:
-        raise TournamentRefused(_("Say why the outcome is corrected."))
-    with transaction.atomic():
-        event = _locked_event(tournament_id)
-        rt = (
-            RoundTable.objects.select_for_update(of=("self",))
-            .select_related("round")
-            .filter(pk=round_table_id, round__tournament=event)
-            .first()
-        )
-        if rt is None:
-            raise TournamentRefused(_("There is no such table in this event."))
-        _allow(event, "correct")
-        round_ = rt.round
-        results = {
-            r.entrant_id: r
-            # Only the results are locked: PostgreSQL refuses FOR UPDATE on the nullable side
-            # of the outer joins to a singles entrant's pair or a pair entrant's user.
-            for r in Result.objects.select_for_update(of=("self",))
-            .select_related("entrant__pair", "entrant__user")
-            .filter(round_table=rt, game_number=game_number)
-        }
-        entrants = list(rt.entrants)
-        if not results or set(results) != set(entrants):
-            raise TournamentRefused(_("That game has no result to correct."))
-        try:
-            given = {int(pk): int(place) for pk, place in places.items()}
-        except (TypeError, ValueError, AttributeError):
-            raise TournamentRefused(_("Give every entrant at the table a place.")) from None
-        if set(given) != set(entrants):
-            raise TournamentRefused(_("Give every entrant at the table a place."))
-        if any(not 1 <= p <= len(entrants) for p in given.values()):
-            raise TournamentRefused(_("A place is a number from 1 to %(count)s."), count=len(entrants))
-        later = event.round_set.filter(number__gt=round_.number)
-        if _is_knockout(event) and later.exclude(status=Round.Status.SCHEDULED).exists():
-            raise TournamentRefused(
-                _("The next round of the knockout has started: only its latest round can be corrected.")
-            )
-        table = setup.points_table(event, len(entrants))
-        points = standings.game_points(given, len(entrants), table)
-        worst = max(given.values())
-        if event.is_pairs:
-            durak = {pk: given[pk] == 2 and len(set(given.values())) == 2 for pk in entrants}
-        else:
-            durak = {pk: given[pk] == worst and min(given.values()) < worst for pk in entrants}
-            points.update({pk: 0.0 for pk in entrants if durak[pk]})  # the durak scores nothing
-        before, after, now = {}, {}, timezone.now()
-        for pk in entrants:
-            result = results[pk]
-            name = _name(result.entrant)
-            before[name] = {"place": result.place, "points": result.points, "durak": result.is_durak}
-            if result.original_points is None:
-                result.original_points = result.points
-            result.place, result.points, result.is_durak = given[pk], points[pk], durak[pk]
-            result.corrected_by, result.corrected_at, result.note = by, now, reason[:200]
-            result.save(
-                update_fields=["place", "points", "is_durak", "original_points", "corrected_by", "corrected_at", "note"]
-            )
-            after[name] = {"place": given[pk], "points": points[pk], "durak": durak[pk]}
-        lifecycles.of(event).results_changed(event, entrants)  # (an arena recounts its streaks)
-        for result in Result.objects.filter(pk__in=[r.pk for r in results.values()]).select_related("entrant"):
-            after[_name(result.entrant)]["points"] = result.points
-        game_id = next((r.game_id for r in results.values() if r.game_id), None)
-        if game_id is not None:
-            # What the ratings read: the counted places of the game's seats.
-            if event.is_pairs:
-                seat_places = {n: given[entrants[n % 2]] for n in range(4)}
-            else:
-                seat_places = {n: given[pk] for n, pk in enumerate(entrants)}
-            game_corrections.do_correct_counted_places(game_id=game_id, places=seat_places, by_id=by.pk, now=now)
-        if _is_knockout(event) and round_.status == Round.Status.FINISHED:
-            # Who goes on follows the corrected places; a next round not started is seated again.
-            Entrant.objects.filter(tournament=event, eliminated_in_round=round_.number).update(eliminated_in_round=None)
-            _eliminate(event, round_)
-            for scheduled in later.filter(status=Round.Status.SCHEDULED):
-                RoundTable.objects.filter(round=scheduled).delete()
-                scheduled.byes = []
-                scheduled.seated_by_director = False
-                scheduled.save(update_fields=["byes", "seated_by_director"])
-        _log(
-            event,
-            by,
-            "correct",
-            reason,
-            round=round_.number,
-            table=rt.number,
-            game_number=game_number,
-            game=game_id,
-            before=before,
-            after=after,
-        )
-        if event.rated and game_id is not None:
-            notify.recompute_ratings_on_commit(event.variant)
-    notify.event_changed_on_commit(tournament_id)
-    return [Result.objects.get(pk=results[pk].pk) for pk in entrants]
-
-
 def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[str]:
     """The director ends one table's round with the games recorded there so far
     (a table whose next game cannot be dealt); the round ends with its last table."""
-    _director(by)
+    require_director(by)
     now = timezone.now()
     if not RoundTable.objects.filter(pk=round_table_id, round__tournament_id=tournament_id).exists():
         raise TournamentRefused(_("There is no such table in this event."))
     with transaction.atomic():
-        event = _locked_event(tournament_id)
+        event = locked_event(tournament_id)
         rt = RoundTable.objects.select_for_update(of=("self",)).select_related("round").get(pk=round_table_id)
         if rt.done or rt.round.status != Round.Status.PLAYING:
             raise TournamentRefused(_("This table's round is already over."))
@@ -417,6 +231,6 @@ def do_end_table_round(*, tournament_id: int, round_table_id: int, by) -> list[s
             raise TournamentRefused(_("A game is on at this table: end its round once the game is over."))
         done = [f"table {rt.number}: ended by the director", *_close_table(event, rt, now)]
         StuckStep.objects.filter(tournament=event, round_table=rt).delete()
-        _log(event, by, "end_table", round=rt.round.number, table=rt.number, game_number=rt.games_played)
+        log_action(event, by, "end_table", round=rt.round.number, table=rt.number, game_number=rt.games_played)
     notify.event_changed_on_commit(tournament_id)
     return done

@@ -1,7 +1,8 @@
-"""Seating a round: who is eligible, seeds, the formats' seating, drafts and the director's reseat.
+"""Seating a round: the format object's seating of the eligible (tournaments.selectors.seating
+reads who they are, their seeds and scores), drafts and the director's reseat.
 
-A scheduled round is drafted (`_draft`) as soon as its field is known; the director may
-edit and publish it; the start (`lifecycle._start_round`) seats it again if its field
+A scheduled round is drafted (`draft_seating`) as soon as its field is known; the director may
+edit and publish it; the start (`rounds.start_round`) seats it again if its field
 changed meanwhile (`draft_is_stale`).
 """
 
@@ -13,74 +14,27 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import formats, notify
+from .. import formats, notify, registry
 from ..errors import TournamentRefused
 from ..formats.seating import repeat_flags, repeat_pairs, score_flags
-from ..models import Entrant, Result, Round, RoundTable, Tournament
-from .base import _locked_event, current_round
-from .director import _allow, _director, _log
+from ..models import Entrant, Round, RoundTable, Tournament
+from ..selectors.seating import (
+    draft_key,
+    eligible_for_round,
+    meetings_before,
+    scores_of,
+    seeded_ids,
+)
+from .base import current_round, locked_event
+from .director import check_allowed, log_action, require_director
 
 log = logging.getLogger(__name__)
 
 
-def _eligible(event: Tournament, number: int) -> list[Entrant]:
-    entrants = event.entrants.filter(state=Entrant.State.ACTIVE, joined_round__lte=number, eliminated_in_round=None)
-    if event.format == Tournament.Format.SWISS:
-        entrants = entrants.exclude(requested_bye_round=number)  # asked to sit it out
-    if event.checkin_opens is not None:
-        entrants = entrants.filter(checked_in=True)
-    return list(entrants.select_related("pair", "user").order_by("registered_at", "pk"))
-
-
-def entrant_ratings(event: Tournament, entrants) -> dict[int, float]:
-    """Entrant -> rating (a pair: its partners' mean); {} when ratings cannot be read."""
-    from ratings.selectors import ratings_for
-
-    user_ids = sorted({uid for e in entrants for uid in e.user_ids()})
-    try:
-        by_user = ratings_for(user_ids, event.variant)
-    except Exception:  # seeding falls back to registration order
-        log.exception("ratings unavailable for event %s", event.pk)
-        return {}
-    out = {}
-    for e in entrants:
-        values = [_number(by_user.get(uid)) for uid in e.user_ids()]
-        values = [v for v in values if v is not None]
-        if values:
-            out[e.pk] = sum(values) / len(values)
-    return out
-
-
-def _number(value):
-    if value is None:
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    for name in ("display", "rating", "value"):
-        if hasattr(value, name):
-            return _number(getattr(value, name))
-    if isinstance(value, dict):
-        for name in ("display", "rating", "value"):
-            if name in value:
-                return _number(value[name])
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _seeded(event: Tournament, entrants) -> tuple[list[int], dict[int, float]]:
-    """Entrant ids by rating (best first) when ratings exist, else by registration order."""
-    ratings = entrant_ratings(event, entrants)
-    order = {e.pk: i for i, e in enumerate(entrants)}
-    ids = sorted(order, key=lambda pk: (-ratings.get(pk, float("-inf")) if ratings else 0, order[pk]))
-    return ids, ratings
-
-
-def _drop_ineligible(event: Tournament, round_: Round) -> None:
+def drop_ineligible(event: Tournament, round_: Round) -> None:
     """A director's seating made earlier: who withdrew since sits nowhere; a table left
     with one entrant makes him sit out (a bye)."""
-    eligible = {e.pk for e in _eligible(event, round_.number)}
+    eligible = {e.pk for e in eligible_for_round(event, round_.number)}
     byes = [pk for pk in round_.byes if pk in eligible]
     for rt in round_.tables.all():
         present = [pk for pk in rt.entrants if pk in eligible]
@@ -96,7 +50,7 @@ def _drop_ineligible(event: Tournament, round_: Round) -> None:
     round_.save(update_fields=["byes"])
 
 
-def _seat_users(entrants: list[Entrant], event: Tournament) -> list:
+def users_to_seat(entrants: list[Entrant], event: Tournament) -> list:
     if event.is_pairs:
         first, second = entrants
         # Partners opposite: seats 0 and 2 one pair, 1 and 3 the other.
@@ -104,61 +58,18 @@ def _seat_users(entrants: list[Entrant], event: Tournament) -> list:
     return [e.user for e in entrants]
 
 
-def _history(event: Tournament, before: int) -> list[list[list[int]]]:
-    history = []
-    for round_ in event.round_set.filter(number__lt=before).order_by("number").prefetch_related("tables"):
-        history.append([list(rt.entrants) for rt in round_.tables.all()])
-    return history
-
-
-def _scores(event: Tournament) -> dict[int, float]:
-    scores: dict[int, float] = {}
-    for entrant_id, points in Result.objects.filter(round__tournament=event).values_list("entrant_id", "points"):
-        scores[entrant_id] = scores.get(entrant_id, 0.0) + points
-    return scores
-
-
-def _seat(event: Tournament, number: int):
+def seat_round(event: Tournament, number: int):
     """The seating of round `number` from the formats (None: fewer than two to seat)."""
-    entrants = _eligible(event, number)
+    entrants = eligible_for_round(event, number)
     if len(entrants) < 2:
         return None
-    ids, ratings = _seeded(event, entrants)
+    ids, ratings = seeded_ids(event, entrants)
     if number == 1:
-        _fix_seeds(entrants, ids)
-    size = event.entrants_per_table
-    if event.format == Tournament.Format.SWISS:
-        scores = _scores(event)
-        byes_had = {e.pk: e.byes for e in entrants}
-        return formats.swiss_round(
-            ids,
-            {pk: scores.get(pk, 0.0) for pk in ids},
-            _history(event, number),
-            size,
-            ratings=ratings or None,
-            byes_had=byes_had,
-            seed=event.pk * 1000 + number,
-        )
-    if event.format == Tournament.Format.ROUND_ROBIN:
-        field_ids = _round_robin_field(event, ids)
-        schedule = formats.round_robin_schedule(field_ids, size, seed=event.pk)
-        if number > len(schedule):
-            return None
-        planned = schedule[number - 1]
-        playing = set(ids)
-        tables, byes = [], [pk for pk in planned.byes if pk in playing]
-        for table in planned.tables:
-            present = [pk for pk in table if pk in playing]
-            if len(present) >= 2:
-                tables.append(present)
-            else:
-                byes += present
-        return formats.Seating(tables=tables, byes=byes, repeats=planned.repeats, flags=list(planned.flags))
-    seeds = {e.pk: e.seed for e in entrants if e.seed is not None}
-    return formats.knockout_round(ids, size, seeds=seeds, round_number=number)
+        fix_seeds(entrants, ids)
+    return registry.of(event).seat_round(event, number, entrants, ids, ratings)
 
 
-def _fix_seeds(entrants: list[Entrant], ids: list[int]) -> None:
+def fix_seeds(entrants: list[Entrant], ids: list[int]) -> None:
     """The seeds of the event (1 is the best), fixed at its start: a knockout's later
     rounds follow the bracket they made, not the ratings of the day."""
     for seed, pk in enumerate(ids, start=1):
@@ -167,18 +78,7 @@ def _fix_seeds(entrants: list[Entrant], ids: list[int]) -> None:
         e.seed = ids.index(e.pk) + 1
 
 
-def _round_robin_field(event: Tournament, ids: list[int]) -> list[int]:
-    """The field is fixed by round one: the schedule is rebuilt from the same list every round."""
-    first = event.round_set.filter(number=1).first()
-    if first is None or not first.tables.exists():
-        return ids
-    field_ids = {pk for rt in first.tables.all() for pk in rt.entrants} | set(first.byes)
-    order = {e.pk: i for i, e in enumerate(event.entrants.order_by("registered_at", "pk"))}
-    seeded = [pk for pk in ids if pk in field_ids] + sorted(field_ids - set(ids), key=order.get)
-    return seeded
-
-
-def _store_seating(round_: Round, seating) -> None:
+def store_seating(round_: Round, seating) -> None:
     RoundTable.objects.filter(round=round_).delete()
     for i, table in enumerate(seating.tables, start=1):
         RoundTable.objects.create(round=round_, number=i, entrants=list(table))
@@ -187,69 +87,42 @@ def _store_seating(round_: Round, seating) -> None:
     round_.save(update_fields=["byes", "flags"])
 
 
-def eligible_entrants(event: Tournament, number: int) -> list[Entrant]:
-    """Who plays round `number` if it started now (the draft's field)."""
-    return _eligible(event, number)
-
-
-def meetings_before(event: Tournament, number: int) -> dict[int, dict[int, int]]:
-    """Who shared a table with whom in the rounds before `number`."""
-    return formats.meetings(_history(event, number))
-
-
-def scores_of(event: Tournament) -> dict[int, float]:
-    """Each entrant's points so far (the scores a Swiss seats by)."""
-    return _scores(event)
-
-
 def seating_of(event: Tournament, number: int, tables: list[list[int]], byes: list[int]) -> formats.Seating:
     """A seating made by hand, with the flags the formats give theirs: repeats (against the
     rounds before `number`) and, in a Swiss, who is pulled up or down by score."""
     met = meetings_before(event, number)
     pairs = repeat_pairs(tables, met)
     flags: list[tuple[int, str]] = [(pk, "bye") for pk in byes]
-    if event.format == Tournament.Format.SWISS and tables:
-        scores = _scores(event)
+    if registry.of(event).seats_by_score and tables:
+        scores = scores_of(event)
         flags += score_flags(tables, {pk: scores.get(pk, 0.0) for table in tables for pk in table})
     flags += repeat_flags(pairs)
     return formats.Seating(tables=tables, byes=list(byes), repeats=len(pairs), flags=flags)
 
 
-def _draft(event: Tournament, round_: Round) -> None:
+def draft_seating(event: Tournament, round_: Round) -> None:
     """Seat a scheduled round now, as a draft: the director sees it, may edit and publish it;
     untouched, it is what the round starts with (recomputed if the field changed meanwhile)."""
     if round_.status != Round.Status.SCHEDULED:
         return
     RoundTable.objects.filter(round=round_).delete()  # (a round robin's field is not the old draft's)
-    seating = _seat(event, round_.number)
+    seating = seat_round(event, round_.number)
     if seating is None:  # fewer than two to seat: the start decides (cancel or finish)
         round_.byes, round_.flags = [], []
     else:
-        _store_seating(round_, seating)
-    round_.drafted_for = _draft_key(event, round_.number)
+        store_seating(round_, seating)
+    round_.drafted_for = draft_key(event, round_.number)
     round_.seated_by_director = False
     round_.published_at = None
     round_.save(update_fields=["byes", "flags", "drafted_for", "seated_by_director", "published_at"])
 
 
-def _draft_key(event: Tournament, number: int) -> list[list]:
-    """What a draft was computed from: each eligible entrant with his score."""
-    scores = _scores(event)
-    return [[e.pk, round(scores.get(e.pk, 0.0), 6)] for e in sorted(_eligible(event, number), key=lambda e: e.pk)]
-
-
-def draft_is_stale(event: Tournament, round_: Round) -> bool:
-    """The field or the scores changed since the draft was computed (a withdrawal, a late
-    entrant, a correction): an untouched draft is computed again at the start."""
-    return _draft_key(event, round_.number) != list(round_.drafted_for or [])
-
-
-def _seat_newcomers(event: Tournament, round_: Round) -> None:
+def seat_newcomers(event: Tournament, round_: Round) -> None:
     """Entrants who became eligible after the director edited the draft (late entrants):
     each to the emptiest table with a free seat; the rest together at new tables, one
     left alone sits out."""
     placed = {pk for rt in round_.tables.all() for pk in rt.entrants} | set(round_.byes)
-    new = [e.pk for e in _eligible(event, round_.number) if e.pk not in placed]
+    new = [e.pk for e in eligible_for_round(event, round_.number) if e.pk not in placed]
     if not new:
         return
     tables = list(round_.tables.order_by("number"))
@@ -290,53 +163,45 @@ def _draft_round_of(event: Tournament) -> Round:
 def do_draft_round(*, tournament_id: int, by) -> Round:
     """The director's "preview": the waiting round's seating computed now (an edited draft
     is replaced by the automatic one)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = _draft_round_of(event)
-        _draft(event, round_)
-        _log(event, by, "draft", round=round_.number)
+        draft_seating(event, round_)
+        log_action(event, by, "draft", round=round_.number)
     notify.event_changed_on_commit(tournament_id)
     return round_
 
 
 def do_publish_round(*, tournament_id: int, by) -> Round:
     """Show the waiting round's draft to the players (the start publishes it anyway)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = _draft_round_of(event)
         if not round_.tables.exists():
             raise TournamentRefused(_("There is no seating to publish yet."))
         round_.published_at = timezone.now()
         round_.save(update_fields=["published_at"])
-        _log(event, by, "publish", round=round_.number)
+        log_action(event, by, "publish", round=round_.number)
     notify.event_changed_on_commit(tournament_id)
     return round_
 
 
 def total_rounds(event: Tournament) -> int | None:
-    """Rounds the event plays (None for a knockout: until one is left)."""
-    if event.format == Tournament.Format.KNOCKOUT:
-        return None
-    if event.format == Tournament.Format.ROUND_ROBIN:
-        first = event.round_set.filter(number=1).first()
-        if first is not None and first.tables.exists():
-            field_size = len({pk for rt in first.tables.all() for pk in rt.entrants} | set(first.byes))
-            schedule = formats.round_robin_schedule(list(range(field_size)), event.entrants_per_table, seed=event.pk)
-            return min(event.rounds, len(schedule)) if event.rounds else len(schedule)
-    return event.rounds
+    """Rounds the event plays (None: until one is left, a knockout's)."""
+    return registry.of(event).total_rounds(event)
 
 
 def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[int]]) -> Round:
     """The director seats a round that has not started: every eligible entrant
     once, tables of 2 up to the table size; the rest sit out (a bye)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "reseat")
+        event = locked_event(tournament_id)
+        check_allowed(event, "reseat")
         round_ = Round.objects.select_for_update(of=("self",)).filter(tournament=event, number=number).first()
         if round_ is None:
             if number != 1 or event.is_under_way:
@@ -344,7 +209,7 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
             round_ = Round.objects.create(tournament=event, number=1, starts_at=event.starts_at)
         if round_.status != Round.Status.SCHEDULED:
             raise TournamentRefused(_("That round has already started."))
-        eligible = {e.pk for e in _eligible(event, number)}
+        eligible = {e.pk for e in eligible_for_round(event, number)}
         seen = [pk for table in tables for pk in table]
         if len(seen) != len(set(seen)):
             raise TournamentRefused(_("An entrant sits at one table only."))
@@ -355,11 +220,11 @@ def do_reseat_round(*, tournament_id: int, number: int, by, tables: list[list[in
         if event.is_pairs and any(len(table) != 2 for table in tables):
             raise TournamentRefused(_("Pairs play two at a table."))
         byes = sorted(eligible - set(seen))
-        _store_seating(round_, seating_of(event, number, [list(t) for t in tables], byes))
+        store_seating(round_, seating_of(event, number, [list(t) for t in tables], byes))
         round_.seated_by_director = True
         round_.published_at = None  # an edited draft is shown to the players once published again
-        round_.drafted_for = _draft_key(event, number)
+        round_.drafted_for = draft_key(event, number)
         round_.save(update_fields=["seated_by_director", "published_at", "drafted_for"])
-        _log(event, by, "reseat", round=number, tables=[list(t) for t in tables])
+        log_action(event, by, "reseat", round=number, tables=[list(t) for t in tables])
     notify.event_changed_on_commit(tournament_id)
     return round_

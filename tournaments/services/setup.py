@@ -17,12 +17,12 @@ from games import engine
 from games.errors import rule_error_lazy
 from games.services import tables as game_tables
 
-from .. import formats, notify
+from .. import formats, notify, registry, standings
 from ..errors import TournamentRefused
 from ..models import Tournament
 from . import entries
-from .base import _locked_event
-from .director import _allow, _director, _log
+from .base import locked_event
+from .director import check_allowed, log_action, require_director
 
 
 def rules_of(tournament: Tournament, players: int | None = None) -> engine.Rules:
@@ -57,9 +57,17 @@ def validate_event(tournament: Tournament) -> None:
         raise TournamentRefused(_("Pairs play 2v2 at tables of four."))
     if not 2 <= tournament.table_size <= 6:
         raise TournamentRefused(_("A table seats 2 to 6 players."))
+    event_format = registry.of(tournament)
+    if tournament.is_pairs and not event_format.pairs:
+        raise TournamentRefused(_("This format takes no pairs."))
+    if not tournament.is_pairs and tournament.table_size not in event_format.table_sizes:
+        raise TournamentRefused(
+            _("This format is played only at tables of these sizes: %(sizes)s."),
+            sizes=", ".join(str(size) for size in event_format.table_sizes),
+        )
     if tournament.turn_seconds not in game_tables.TURN_TIMER_CHOICES:
         raise TournamentRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
-    if tournament.is_arena:
+    if event_format.continuous:
         if not tournament.arena_minutes or not 1 <= tournament.arena_minutes <= ARENA_MOST_MINUTES:
             raise TournamentRefused(
                 _("An arena lasts from 1 to %(most)s minutes: set its duration."), most=ARENA_MOST_MINUTES
@@ -68,6 +76,9 @@ def validate_event(tournament: Tournament) -> None:
             raise TournamentRefused(_("An arena needs a turn timer, so that its games end in time."))
     if tournament.round_time_limit and not tournament.turn_seconds:
         raise TournamentRefused(_("A round time limit needs a turn timer, so that the games end."))
+    refusal = standings.tiebreak_refusal(tournament.tiebreaks or [])
+    if refusal is not None:
+        raise TournamentRefused(refusal)
     try:
         rules_of(tournament)
     except (ValueError, TypeError) as exc:
@@ -126,7 +137,7 @@ def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = Fal
     """Save a new event from the director's form; `key` is the form's one-time key, so a
     second submit of the same form returns the event of the first (created False). A `draft`
     is seen by directors only, and nothing happens to it until it is published."""
-    _director(by)
+    require_director(by)
     key = (key or "").strip()[:64] or None
     if key:
         existing = Tournament.objects.filter(creation_key=key).first()
@@ -140,7 +151,7 @@ def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = Fal
         with transaction.atomic():
             validate_event(event)
             event.save()
-            _log(event, by, "create")
+            log_action(event, by, "create")
     except IntegrityError:
         existing = Tournament.objects.filter(creation_key=key).first() if key else None
         if existing is None:
@@ -153,15 +164,15 @@ def do_create_event(*, event: Tournament, by, key: str | None, draft: bool = Fal
 
 def do_edit_event(*, tournament_id: int, by, form) -> Tournament:
     """Save the director's edit of the setup (`form`: a valid TournamentForm of the event)."""
-    _director(by)
+    require_director(by)
     with transaction.atomic():
-        event = _locked_event(tournament_id)
-        _allow(event, "edit")
+        event = locked_event(tournament_id)
+        check_allowed(event, "edit")
         saved = form.save(commit=False)
         # Only the setup: the status and the times the sweep keeps are the locked row's.
         saved.save(update_fields=[*form.Meta.fields, "rules"])
-        _log(event, by, "edit")
-        entries._promote_waiting(saved)  # a raised max_entrants makes room for the waiting list
+        log_action(event, by, "edit")
+        entries.promote_waiting(saved)  # a raised max_entrants makes room for the waiting list
     schedule_nudges_on_commit(tournament_id)
     notify.event_changed_on_commit(tournament_id)
     return saved

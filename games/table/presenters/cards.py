@@ -51,11 +51,13 @@ def table_pairs(table, legal: list[str], trump: str) -> list[dict]:
 OTHER_BUTTONS = {
     "transfer": pgettext_lazy("table", "Transfer"),
     "show": pgettext_lazy("table", "Show to transfer"),
-    "swap": pgettext_lazy("table", "Swap for the trump card"),
+    # T6: the six goes under the stock and the face-up trump comes to the hand; the
+    # button shows the card one gets (the six given is the only one that may be).
+    "swap": pgettext_lazy("table", "Swap the six for the trump"),
 }
 
 
-def buttons(legal: list[str], taking: bool, trump: str) -> list[dict]:
+def buttons(legal: list[str], taking: bool, trump: str, trump_card: str | None = None) -> list[dict]:
     """The moves that are not a click on a card of the hand."""
     found = []
     if "take" in legal:
@@ -68,5 +70,6 @@ def buttons(legal: list[str], taking: bool, trump: str) -> list[dict]:
         kind, _, code = action.partition(" ")
         if kind in OTHER_BUTTONS:  # (translated only when shown: this runs for every seat after every move)
             label = str(OTHER_BUTTONS[kind])
-            found.append({"action": action, "kind": kind, "label": label, "card": card(code, trump)})
+            shown = trump_card if kind == "swap" and trump_card else code
+            found.append({"action": action, "kind": kind, "label": label, "card": card(shown, trump)})
     return found

@@ -9,7 +9,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import pgettext, pgettext_lazy
 
-from games import bots, display, positions
+from games import bots, display, positions, wording
 from games.services import claim
 from games.services.play import result_places, return_counts_normally
 
@@ -31,7 +31,6 @@ ROLE_LABELS = {
 PRESENCE_LABELS = {
     "online": pgettext_lazy("presence", "online"),
     "offline": pgettext_lazy("presence", "offline"),
-    "left": pgettext_lazy("presence", "left"),
 }
 
 
@@ -79,6 +78,12 @@ def _seat_name(seat: dict | None, number: int) -> str:
     return display.seat_player_name(seat.get("name") or "", seat.get("bot_level") or "", number)
 
 
+def _seat_addresses(snapshot: dict, game_seats: dict) -> dict[int, str]:
+    """How each seat's player asked to be spoken of (games.wording); a bot or guest: none chosen."""
+    known = snapshot.get("addresses") or {}
+    return {n: known.get(str(seat.get("user_id")), "") for n, seat in game_seats.items()}
+
+
 def _slots(count: int) -> list[str]:
     """Where opponents sit around the felt, clockwise from the viewer's left."""
     return {
@@ -117,8 +122,20 @@ def _presence(game_seat: dict | None, offline: dict) -> str:
     return "offline" if game_seat["user_id"] in offline else "online"
 
 
+def _presence_label(presence: str, address: str) -> str:
+    if presence == "left":  # a past verb: in the player's gender
+        return wording.said_of(wording.PRESENCE_LEFT, address)
+    return str(PRESENCE_LABELS[presence]) if presence else ""
+
+
 def _seat_panel(
-    view: dict, s: dict, game_seat: dict | None, viewer: int | None, trump: str, offline: dict | None = None
+    view: dict,
+    s: dict,
+    game_seat: dict | None,
+    viewer: int | None,
+    trump: str,
+    offline: dict | None = None,
+    address: str = "",
 ) -> dict:
     number = s["seat"]
     role = _role(view, s)
@@ -135,7 +152,7 @@ def _seat_panel(
         "autopilot": bool(game_seat and game_seat.get("autopilot")),
         "abandoned": bool(game_seat and game_seat.get("abandoned")),
         "presence": presence,
-        "presence_label": str(PRESENCE_LABELS[presence]) if presence else "",
+        "presence_label": _presence_label(presence, address),
         "count": s["cards"],
         "backs": range(min(s["cards"], 8)),
         "known": [display.card(c, trump) for c in s["known"]],
@@ -258,11 +275,15 @@ def table_context(
     names = (spectator or {}).get("seat_names") or {
         n: _seat_name(game_seats.get(n), n) for n in range(len(view["seats"]))
     }
+    addresses = (spectator or {}).get("seat_addresses") or _seat_addresses(snapshot, game_seats)
     offline = _offline(snapshot)
     if spectator and spectator.get("panels"):
         panels = [_viewers_panel(p, view, viewer_seat) for p in spectator["panels"]]
     else:
-        panels = [_seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump, offline) for s in view["seats"]]
+        panels = [
+            _seat_panel(view, s, game_seats.get(s["seat"]), viewer_seat, trump, offline, addresses.get(s["seat"], ""))
+            for s in view["seats"]
+        ]
     n = len(panels)
     bottom = viewer_seat if viewer_seat is not None else 0
     others = [panels[(bottom + i) % n] for i in range(1, n)]
@@ -289,7 +310,7 @@ def table_context(
         legal = []
     my_turn = viewer_seat is not None and viewer_seat in view["to_move"] and not on_autopilot
     waiting_for = [names[s] for s in view["to_move"] if s != viewer_seat or on_autopilot]
-    lines = log_lines(events, viewer_seat, names, log_memo)
+    lines = log_lines(events, viewer_seat, names, log_memo, addresses)
     still_playing = [s["seat"] for s in view["seats"] if s["in_game"]]
     bots_only = bool(still_playing) and all(
         (game_seats.get(n) or {}).get("bot_level") or (game_seats.get(n) or {}).get("autopilot") for n in still_playing
@@ -308,6 +329,7 @@ def table_context(
             },
             "view": view,
             "seat_names": names,
+            "seat_addresses": addresses,
             "trump": display.suit(trump),
             "trump_card": display.card(view["trump_card"], trump),
             "trump_card_in_stock": view["trump_card_in_stock"],
@@ -328,7 +350,7 @@ def table_context(
             else [],
             "pairs": table_pairs(view["table"], legal, trump),
             "attack_limit": view["attack_limit"],
-            "buttons": buttons(legal, view["taking"], trump),
+            "buttons": buttons(legal, view["taking"], trump, view["trump_card"]),
             "legal_actions": legal,
             "my_turn": my_turn,
             "to_move_names": waiting_for,
@@ -337,6 +359,7 @@ def table_context(
             "said": declarations(events, game["move_count"], n),
             "timeout_note": timeout_note(events, viewer_seat),
             "can_return": on_autopilot and me is not None and me["place"] is None,
+            "back_label": wording.said_of(wording.BACK_BUTTON, addresses.get(viewer_seat)) if on_autopilot else "",
             "return_counts": return_counts_normally(bool(table.get("rated"))),
             # (offered to a player whose part is over; the service also lets a resigned one finish)
             "can_finish_now": me is not None and me["place"] is not None and not over and bots_only,
@@ -351,7 +374,7 @@ def table_context(
                 (
                     spectator["result"]
                     if spectator
-                    else _result(game.get("result") or final_result or {}, game, names, view["rules"])
+                    else _result(game.get("result") or final_result or {}, game, names, view["rules"], addresses)
                 )
                 if over
                 else None
@@ -382,7 +405,7 @@ def _status(view, viewer_seat, my_turn, waiting_for, over, on_autopilot=False) -
     return ""
 
 
-def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
+def _result(result: dict, game: dict, names: dict, rules: dict, addresses: dict | None = None) -> dict:
     """The result panel: the places that count, as `_finish` stored them
     (`GameSeat.counted_place`, by `counted_places`: a seat that left the game is last,
     below everyone who played on), with the place its cards reached when that differs."""
@@ -390,8 +413,14 @@ def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
     played = {int(s): p for s, p in (result.get("places") or {}).items()}
     stored = {s["number"]: s.get("counted_place") for s in game["seats"]}
     losers = result.get("losers") or []
+    addresses = addresses or {}
     rows = [
-        {**row, "name": names.get(row["seat"], "?"), "is_loser": row["seat"] in losers or row["abandoned"]}
+        {
+            **row,
+            "name": names.get(row["seat"], "?"),
+            "is_loser": row["seat"] in losers or row["abandoned"],
+            "left_label": wording.said_of(wording.LEFT_COUNTED_LAST, addresses.get(row["seat"])),
+        }
         for row in result_places(played, stored, abandoned, rules.get("players") or len(names))
     ]
     return {
@@ -402,6 +431,7 @@ def _result(result: dict, game: dict, names: dict, rules: dict) -> dict:
         "durak": names.get(result["durak"]) if result.get("durak") is not None else None,
         "losers": [names.get(s, "?") for s in losers],
         "left": [names.get(s, "?") for s in sorted(abandoned)],
+        "left_line": wording.left_and_last((names.get(s, "?"), addresses.get(s)) for s in sorted(abandoned)),
         "pair": len(losers) > 1,
     }
 

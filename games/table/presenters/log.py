@@ -8,9 +8,9 @@ from functools import lru_cache
 from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, npgettext, pgettext
 
-from games import display, engine
+from games import display, engine, wording
 
 LOG_LIMIT = 30  # log lines a table shows
 
@@ -24,22 +24,37 @@ def _names_html(numbers, names) -> str:
     return format_html_join(", ", "<b>{}</b>", ((names.get(n, "?"),) for n in numbers))
 
 
-def log_line(event: dict, names: dict[int, str]) -> str:
-    """One event, already redacted for the viewer, as a translated HTML line."""
+def _people_key(names: dict, addresses: dict | None) -> tuple:
+    """Seat, name and address (games.wording) of each seat: what a line's words depend on."""
+    addresses = addresses or {}
+    return tuple(sorted((n, str(name), wording.address_of(addresses.get(n))) for n, name in names.items()))
+
+
+def log_line(event: dict, names: dict[int, str], addresses: dict[int, str] | None = None) -> str:
+    """One event, already redacted for the viewer, as a translated HTML line.
+    `addresses`: how each seat's player asked to be spoken of (Profile.address)."""
     key = json.dumps(event, sort_keys=True, default=str)
-    return _log_line(get_language(), key, tuple(sorted(names.items())))
+    return _log_line(get_language(), key, _people_key(names, addresses))
 
 
 @lru_cache(maxsize=4096)
-def _log_line(language: str, event_json: str, names: tuple) -> str:
-    return _format_log_line(json.loads(event_json), dict(names))
+def _log_line(language: str, event_json: str, people: tuple) -> str:
+    return _format_log_line(json.loads(event_json), people)
 
 
-def _format_log_line(event: dict, names: dict[int, str]) -> str:
+def _format_log_line(event: dict, people: tuple) -> str:
     kind = event.get("type")
+    names = {n: name for n, name, _address in people}
+    addresses = {n: address for n, _name, address in people}
 
     def who(key="seat"):
         return format_html("<b>{}</b>", names.get(event.get(key), "?"))
+
+    def whom(key, case):
+        """The seat's name in `case`, or None where it cannot be declined (a guest, a bot, a Latin name)."""
+        number = event.get(key)
+        declined = wording.name_in(names[number], case, addresses[number]) if number in names else None
+        return format_html("<b>{}</b>", declined) if declined else None
 
     def cards(codes):
         return format_html_join(" ", "{}", ((card_html(c),) for c in codes))
@@ -54,19 +69,21 @@ def _format_log_line(event: dict, names: dict[int, str]) -> str:
             card=card_html(event["card"]),
         )
     if kind == "transfer":
-        return format_html(
-            pgettext("table", "{name} transfers with {card} to {other}"),
-            name=who(),
-            card=card_html(event["card"]),
-            other=who("defender"),
-        )
+        other = whom("defender", wording.ACCUSATIVE)
+        if other:
+            # Translators: {other} is in the accusative case («на Анну»).
+            text = pgettext("table", "{name} transfers with {card} to {other}")
+        else:
+            text, other = pgettext("table", "{name} transfers with {card}; {other} defends now"), who("defender")
+        return format_html(text, name=who(), card=card_html(event["card"]), other=other)
     if kind == "show":
-        return format_html(
-            pgettext("table", "{name} shows {card} and transfers to {other}"),
-            name=who(),
-            card=card_html(event["card"]),
-            other=who("defender"),
-        )
+        other = whom("defender", wording.ACCUSATIVE)
+        if other:
+            # Translators: {other} is in the accusative case («на Анну»).
+            text = pgettext("table", "{name} shows {card} and transfers to {other}")
+        else:
+            text, other = pgettext("table", "{name} shows {card} and transfers; {other} defends now"), who("defender")
+        return format_html(text, name=who(), card=card_html(event["card"]), other=other)
     if kind == "take":
         return format_html(pgettext("table", "{name} takes the cards"), name=who())
     if kind == "pass":
@@ -87,14 +104,23 @@ def _format_log_line(event: dict, names: dict[int, str]) -> str:
             )
         return format_html("{}", pgettext("table", "Beaten: the cards go to the discard pile"))
     if kind == "bout_start":
-        return format_html(
-            pgettext("table", "New bout: {name} attacks {other}"), name=who("attacker"), other=who("defender")
-        )
+        other = whom("defender", wording.INSTRUMENTAL)
+        if other:
+            # Translators: {other} is in the instrumental case («ходит под Анной»).
+            text = pgettext("table", "New bout: {name} attacks {other}")
+        else:
+            text, other = pgettext("table", "New bout: {name} attacks, {other} defends"), who("defender")
+        return format_html(text, name=who("attacker"), other=other)
     if kind == "draw":
         if "cards" in event:
             return format_html(pgettext("table", "{name} draws {cards}"), name=who(), cards=cards(event["cards"]))
+        count = event.get("count", 0)
         return format_html(
-            pgettext("table", "{name} draws cards from the stock: {count}"), name=who(), count=event.get("count", 0)
+            npgettext(
+                "table", "{name} draws {count} card from the stock", "{name} draws {count} cards from the stock", count
+            ),
+            name=who(),
+            count=count,
         )
     if kind == "left":
         return format_html(
@@ -115,14 +141,16 @@ def _format_log_line(event: dict, names: dict[int, str]) -> str:
     return ""
 
 
-def log_lines(events, viewer_seat: int | None, names: dict, memo: dict | None) -> list[str]:
+def log_lines(
+    events, viewer_seat: int | None, names: dict, memo: dict | None, addresses: dict | None = None
+) -> list[str]:
     """The events' log lines, each redacted for the viewer (`engine.event_for`).
 
     `memo` (optional, owned by the caller, e.g. one websocket consumer) keeps the
     line of each event object it has already formatted for this viewer, language
     and names, so a live table formats only the new events of each update.
     """
-    language, names_key = get_language(), tuple(sorted(names.items()))
+    language, names_key = get_language(), _people_key(names, addresses)
     # The memo's lines hold for one viewer, language and names: another starts it afresh.
     viewer_key = (viewer_seat, language, names_key)
     if memo is not None and memo.get("for") != viewer_key:

@@ -10,8 +10,18 @@ from django.utils.translation import pgettext_lazy
 from games import selectors as games_selectors
 from games.choices import Variant
 
-from . import notify, standings
-from .models import Entrant, Pair, Result, Round, StuckStep, Tournament
+from .. import notify, registry, standings
+from ..formats.search import Seater
+from ..formats.seating import repeat_pairs
+from ..models import Entrant, Pair, Result, Round, StuckStep, Tournament
+
+# The package's parts, re-exported: callers read `selectors.<name>` whichever part holds it.
+from .absence import absence_rows, absences, adjudicable_tables  # noqa: F401
+from .arena import arena_round  # noqa: F401
+from .arena_board import ArenaBoard, ArenaRow, arena_board, berserk_offer  # noqa: F401
+from .names import entrant_names
+from .seating import draft_is_stale, eligible_entrants, entrant_ratings, meetings_before, scores_of  # noqa: F401
+from .standings import event_tiebreaks, standing_group, standings_of  # noqa: F401
 
 # Why a seating deviates from the ideal (formats.FLAGS codes), for the director.
 FLAG_TEXTS = {
@@ -46,77 +56,10 @@ def events_by_state(limit: int = 50, past: int = RECENT_PAST) -> dict[str, list[
     }
 
 
-def entrant_names(event: Tournament) -> dict[int, str]:
-    names = {}
-    for e in event.entrants.select_related("user", "pair__player_one", "pair__player_two"):
-        if e.pair_id:
-            names[e.pk] = f"{e.pair.player_one.username} & {e.pair.player_two.username}"
-        else:
-            names[e.pk] = e.user.username
-    return names
-
-
 def entry_of(event: Tournament, user) -> Entrant | None:
     if user is None or not user.is_authenticated:
         return None
     return event.entrants.filter(Q(user=user) | Q(pair__player_one=user) | Q(pair__player_two=user)).first()
-
-
-def _standing_group(event: Tournament, entrant: Entrant, played: set[int]) -> str:
-    """standings.GROUPS: withdrawn, disqualified; "absent" when check-in was required, the event has
-    started and the entrant never checked in (and so never played); else "active"."""
-    if entrant.state == Entrant.State.WITHDRAWN and entrant.arena_left_at is None:
-        return "withdrawn"  # (who left an arena keeps his points and his place among the others, as on lichess)
-    if entrant.state == Entrant.State.DISQUALIFIED:
-        return "disqualified"
-    started = event.started_at is not None or event.status in (*Tournament.UNDER_WAY, Tournament.Status.FINISHED)
-    if event.checkin_opens is not None and started and not entrant.checked_in and entrant.pk not in played:
-        return "absent"
-    return "active"
-
-
-def standings_of(event: Tournament) -> list[standings.Line]:
-    """The event's standings (standings.compute): groups, the knockout's rounds reached, the seeds
-    fixed at the start for the seed tie-break, and the event's tie-breaks (else its format's)."""
-    entrants = list(event.entrants.exclude(state=Entrant.State.WAITING).order_by("registered_at", "pk"))
-    rows = [
-        {
-            "entrant": r["entrant_id"],
-            "round": r["round__number"],
-            "table": r["round_table_id"],
-            "points": r["points"],
-            "durak": r["is_durak"],
-            "game": r["game_number"],
-            "place": r["place"],
-        }
-        for r in Result.objects.filter(round__tournament=event).values(
-            "entrant_id", "round__number", "round_table_id", "points", "is_durak", "game_number", "place"
-        )
-    ]
-    played = {row["entrant"] for row in rows}
-    from .services import entrant_ratings
-
-    ratings = entrant_ratings(event, entrants)  # shown only: the order reads the seeds frozen at the start
-    return standings.compute(
-        [e.pk for e in entrants],
-        rows,
-        ratings,
-        groups={e.pk: _standing_group(event, e, played) for e in entrants},
-        seeds={e.pk: e.seed for e in entrants},
-        eliminated={e.pk: e.eliminated_in_round for e in entrants},
-        knockout=event.format == Tournament.Format.KNOCKOUT,
-        tiebreaks=event_tiebreaks(event),
-        event_key=event.pk,
-    )
-
-
-def event_tiebreaks(event: Tournament) -> list[str]:
-    """The event's own order (checked when it is saved through a form), else its format's default;
-    an order the forms would refuse (written around them) falls back to the default."""
-    try:
-        return standings.tiebreaks_for(event.format, event.tiebreaks)
-    except ValueError:
-        return standings.tiebreaks_for(event.format)
 
 
 # What an entrant's line says about him (standings.GROUPS and the event's state), for the page.
@@ -130,23 +73,19 @@ STANDING_TEXTS = {
     "cancelled": pgettext_lazy("standing", "cancelled"),
 }
 
-# The tie-breaks (standings.METRICS) as the rules text names them.
-TIEBREAK_TEXTS = {
-    "buchholz": _("Buchholz (the average points of the opponents met, per opponent)"),
-    "median_buchholz": _("median Buchholz (the same without the best and the worst opponent)"),
-    "sonneborn_berger": _(
-        "Sonneborn-Berger (the points of each table-mate you outscored in a round, half for equal points, per opponent)"
-    ),
-    "head_to_head": _("head-to-head (how many rivals tied on points one finished above at the same table)"),
-    "duraks": _("fewer durak finishes"),
-    "wins": _("more games won (first place alone at the table)"),
-    "games": _("more games played"),
-    "seed": _("the better seed (from the ratings at the event's start)"),
-}
-
 
 def tiebreak_texts(event: Tournament) -> list[str]:
-    return [str(TIEBREAK_TEXTS[name]) for name in event_tiebreaks(event)]
+    """The event's tie-breaks as the rules text names them (each metric's label), in order."""
+    return [str(standings.METRICS[name].label) for name in event_tiebreaks(event)]
+
+
+def tiebreak_columns(event: Tournament) -> list[standings.Metric]:
+    """The event's tie-breaks in order: the columns its standings show after the points."""
+    return [standings.METRICS[name] for name in event_tiebreaks(event)]
+
+
+def tiebreak_cell(metric: standings.Metric, value) -> dict:
+    return {"name": metric.name, "value": value, "number": metric.number(value), "text": metric.text(value)}
 
 
 def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) -> str:
@@ -160,7 +99,7 @@ def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) ->
     if event.status == Tournament.Status.CANCELLED:
         return str(STANDING_TEXTS["cancelled"])
     if event.status == Tournament.Status.FINISHED:
-        if event.format == Tournament.Format.KNOCKOUT and line.reached is None and line.games:
+        if registry.of(event).knockout and line.reached is None and line.games:
             return str(STANDING_TEXTS["winner"])
         return str(STANDING_TEXTS["finished"])
     if event.is_under_way:
@@ -172,6 +111,7 @@ def standings_table(event: Tournament) -> list[dict]:
     """Standings with names and states, ready for the page and the CSV."""
     names = entrant_names(event)
     states = {e.pk: e for e in event.entrants.select_related("pair")}
+    columns = tiebreak_columns(event)
     out = []
     for line in standings_of(event):
         entrant = states[line.entrant]
@@ -181,10 +121,9 @@ def standings_table(event: Tournament) -> list[dict]:
                 "entrant": line.entrant,
                 "name": names.get(line.entrant, "?"),
                 "points": line.points,
-                "buchholz": line.buchholz,
-                "median_buchholz": line.median_buchholz,
-                "sonneborn_berger": line.sonneborn_berger,
-                "duraks": line.duraks,
+                **line.values,  # every metric's value by name (standings.METRICS)
+                # The event's tie-breaks in its order: each value, and its text as the metric prints it.
+                "tiebreaks": [tiebreak_cell(metric, line.values[metric.name]) for metric in columns],
                 "rating": line.rating,  # None: provisional or unrated
                 "seed": line.seed,
                 "games": line.games,
@@ -311,7 +250,7 @@ def seat_for(user) -> dict | None:
                     "table_id": rt.table_id,
                     "table_number": rt.number,
                 }
-                if entrant.tournament.is_arena and rt.table_id is not None:
+                if entrant.tournament.event_format.continuous and rt.table_id is not None:
                     # An arena's next table: the page goes there by itself.
                     seat.update({"arena": True, "table_url": notify.table_url(rt.table_id)})
                 return seat
@@ -506,7 +445,7 @@ def bracket(event: Tournament) -> dict | None:
     """A knockout's rounds as columns: each table's entrants with their points in that round and
     whether they went through (None while the round is not over); byes go through with 0 points.
     None for other formats or before round one is seated."""
-    if event.format != Tournament.Format.KNOCKOUT:
+    if not registry.of(event).knockout:
         return None
     rounds = list(event.round_set.order_by("number").prefetch_related("tables"))
     if not rounds:
@@ -561,10 +500,6 @@ def draft_view(event: Tournament) -> dict | None:
     """The waiting round's draft for the director: tables with names and scores, its flags,
     its cost (repeated pairs, score spread: the measure the Swiss search minimises), a
     warning for every rematch, and the entrants who may be seated, by name."""
-    from .formats.search import Seater
-    from .formats.seating import repeat_pairs
-    from .services import draft_is_stale, eligible_entrants, meetings_before, scores_of
-
     round_ = event.round_set.order_by("-number").first()
     if round_ is None or round_.status != Round.Status.SCHEDULED:
         return None
@@ -642,7 +577,7 @@ def checked_in_names(event: Tournament) -> list[str]:
 
 def bye_rounds(event: Tournament, entrant: Entrant | None) -> list[int]:
     """The rounds an entrant may still ask to sit out (Swiss, rounds not started); [] otherwise."""
-    if entrant is None or not entrant.is_active or event.format != Tournament.Format.SWISS:
+    if entrant is None or not entrant.is_active or not registry.of(event).requested_byes:
         return []
     if event.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return []
@@ -659,7 +594,7 @@ def entrant_in(event: Tournament, entrant_id: int) -> Entrant | None:
 
 def requested_byes_of(event: Tournament, number: int) -> list[int]:
     """Entrants who asked to sit out round `number` (Swiss)."""
-    if event.format != Tournament.Format.SWISS:
+    if not registry.of(event).requested_byes:
         return []
     asked = event.entrants.filter(state=Entrant.State.ACTIVE, requested_bye_round=number)
     return list(asked.order_by("registered_at", "pk").values_list("pk", flat=True))
@@ -762,4 +697,3 @@ def house_bot_seats(event: Tournament) -> list[tuple[int, str, int]]:
 
 
 # The arena's board (issue 20), in a module of its own.
-from .arena_board import ArenaBoard, ArenaRow, arena_board, berserk_offer  # noqa: E402, F401

@@ -12,9 +12,11 @@ from django.utils import timezone
 
 from games import selectors as games_selectors
 
-from . import lifecycles, notify
-from .models import Entrant, Round, RoundTable, Tournament
-from .services import arena
+from .. import notify
+from ..models import Entrant, Round, RoundTable, Tournament
+from . import arena
+from .names import entrant_names
+from .standings import standings_of
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,6 @@ class ArenaBoard:
 def arena_board(event: Tournament, user=None, now=None) -> ArenaBoard:
     """The arena's board at `now`: the standings' order (points, then the arena's tie-breaks:
     selectors.standings_of), each line with what `formats.arena_score` says of his games."""
-    from .selectors import entrant_names, standings_of
-
     now = now or timezone.now()
     round_ = arena.arena_round(event)
     lines = standings_of(event)
@@ -60,7 +60,7 @@ def arena_board(event: Tournament, user=None, now=None) -> ArenaBoard:
     playing_round = round_ is not None and round_.status == Round.Status.PLAYING
     busy = arena.busy_entrants(round_) if playing_round else set()
     scores = arena.scores_of(round_, ids) if round_ is not None else {}
-    in_play = set(arena._in_play(event).values_list("pk", flat=True)) if playing_round else set()
+    in_play = set(arena.in_play(event).values_list("pk", flat=True)) if playing_round else set()
     rows = []
     for line in lines:
         entrant = entrants[line.entrant]
@@ -91,7 +91,7 @@ def arena_board(event: Tournament, user=None, now=None) -> ArenaBoard:
     return ArenaBoard(
         ends_at=ends_at,
         seconds_left=max(0, int((ends_at - now).total_seconds())) if ends_at else None,
-        is_over=event.status == Tournament.Status.FINISHED or lifecycles.of(event).is_over(event, now),
+        is_over=event.status == Tournament.Status.FINISHED or arena.is_over(event, now),
         free_count=len(in_play - busy - paused),
         playing_count=len(busy),
         paused_count=len(paused - busy),
@@ -118,7 +118,7 @@ def berserk_offer(*, table_id: int, user) -> int | None:
     if rt is None:
         return None
     event = rt.round.tournament
-    if not event.is_arena or not event.berserk_allowed or event.status not in Tournament.UNDER_WAY:
+    if not event.event_format.continuous or not event.berserk_allowed or event.status not in Tournament.UNDER_WAY:
         return None
     game = games_selectors.playing_game(table_id)
     if game is None:
