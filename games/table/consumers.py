@@ -308,9 +308,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.info("table %s: a socket fell silent", self.table_id)
             if self.seat is not None:
                 try:
-                    await database_sync_to_async(presence.do_mark_offline)(
-                        table_id=self.table_id, user_id=self.user_id
-                    )
+                    await database_sync_to_async(presence.do_mark_offline)(table_id=self.table_id, user_id=self.user_id)
                 except Exception:  # the close below marks him again
                     log.exception("table %s: could not mark a silent seat offline", self.table_id)
             self.heartbeat_task = None  # (the close cancels nothing: this task ends here)
