@@ -29,9 +29,7 @@ def unrated_reason(ended: dict | None, moves: int) -> str | None:
     if not ended:
         return None
     if ended.get("reason") == FORFEIT:
-        return _(
-            "Not rated: decided by a forfeit (a player never came to the table). Ratings count games played."
-        )
+        return _("Not rated: decided by a forfeit (a player never came to the table). Ratings count games played.")
     if moves < REAL_PLAY_MOVES:
         return ngettext_lazy(
             "Not rated: decided without being played out after %(moves)s move, before real play "

@@ -361,7 +361,8 @@ def test_a_no_show_at_a_timer_table_is_not_autopiloted_before_the_grace_and_his_
     assert (lost.place, lost.points, lost.is_durak, lost.absent) == (2, 0.0, True, True)
     client.force_login(anna)
     record = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Без рейтинга: партия решена неявкой (игрок не пришёл к столу). Рейтинг учитывает сыгранные партии." in record
+    forfeit_rule = "Без рейтинга: партия решена неявкой (игрок не пришёл к столу). Рейтинг учитывает сыгранные партии."
+    assert forfeit_rule in record
 
 
 def test_a_game_adjudicated_after_six_moves_is_not_rated_and_its_record_says_why(director, client):
