@@ -10,7 +10,8 @@ from django.utils.translation import pgettext_lazy
 from games import selectors as games_selectors
 from games.choices import Variant
 
-from .. import notify, registry, standings
+from .. import notify, registry
+from .. import standings as tiebreak_rules
 from ..formats.search import Seater
 from ..formats.seating import repeat_pairs
 from ..models import Entrant, Pair, Result, Round, StuckStep, Tournament
@@ -76,19 +77,19 @@ STANDING_TEXTS = {
 
 def tiebreak_texts(event: Tournament) -> list[str]:
     """The event's tie-breaks as the rules text names them (each metric's label), in order."""
-    return [str(standings.METRICS[name].label) for name in event_tiebreaks(event)]
+    return [str(tiebreak_rules.METRICS[name].label) for name in event_tiebreaks(event)]
 
 
-def tiebreak_columns(event: Tournament) -> list[standings.Metric]:
+def tiebreak_columns(event: Tournament) -> list[tiebreak_rules.Metric]:
     """The event's tie-breaks in order: the columns its standings show after the points."""
-    return [standings.METRICS[name] for name in event_tiebreaks(event)]
+    return [tiebreak_rules.METRICS[name] for name in event_tiebreaks(event)]
 
 
-def tiebreak_cell(metric: standings.Metric, value) -> dict:
+def tiebreak_cell(metric: tiebreak_rules.Metric, value) -> dict:
     return {"name": metric.name, "value": value, "number": metric.number(value), "text": metric.text(value)}
 
 
-def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) -> str:
+def standing_state(event: Tournament, entrant: Entrant, line: tiebreak_rules.Line) -> str:
     """Withdrawn and disqualified say so; the others say where the event is: registered (or checked
     in) before it starts, "did not check in", playing while it runs, finished (a knockout's winner:
     winner) after it ends."""
@@ -121,7 +122,7 @@ def standings_table(event: Tournament) -> list[dict]:
                 "entrant": line.entrant,
                 "name": names.get(line.entrant, "?"),
                 "points": line.points,
-                **line.values,  # every metric's value by name (standings.METRICS)
+                **line.values,  # every metric's value by name (tiebreak_rules.METRICS)
                 # The event's tie-breaks in its order: each value, and its text as the metric prints it.
                 "tiebreaks": [tiebreak_cell(metric, line.values[metric.name]) for metric in columns],
                 "rating": line.rating,  # None: provisional or unrated
