@@ -95,7 +95,9 @@ class DoubleElimination(RoundFormat):
             return {"code": str(m.id), "status": m.status, "sides": [side(pk) for pk in m.sides]}
 
         return {
-            "winners": [{"number": i, "matches": [match(m) for m in column]} for i, column in enumerate(view.winners, 1)],
+            "winners": [
+                {"number": i, "matches": [match(m) for m in column]} for i, column in enumerate(view.winners, 1)
+            ],
             "losers": [{"number": i, "matches": [match(m) for m in column]} for i, column in enumerate(view.losers, 1)],
             "finals": [match(m) for m in view.finals],
             "champion": names.get(played.state.champion) if played.state.champion else None,
@@ -134,9 +136,7 @@ def _forfeit(bracket: Bracket, decided: dict[MatchId, int], active: set[int], se
     side no longer active decided against him (both: against the worse seed), until none is left."""
     while True:
         state = formats.double_elimination_state(bracket, decided)
-        forfeits = [
-            m for m in state.ready if frozenset(m.table) not in seated and not set(m.table) <= active
-        ]
+        forfeits = [m for m in state.ready if frozenset(m.table) not in seated and not set(m.table) <= active]
         if not forfeits:
             return state
         for m in forfeits:

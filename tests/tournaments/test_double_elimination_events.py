@@ -34,7 +34,7 @@ def double_elimination(count: int, **kw):
         name="Кубок с утешением", table_size=2, format=Tournament.Format.DOUBLE_ELIMINATION, turn_seconds=None, **kw
     )
     entrants = [services.do_register(tournament_id=event.pk, user=u) for u in users]
-    return event, {seed: e for seed, e in enumerate(entrants, start=1)}  # no ratings: seeds by registration
+    return event, dict(enumerate(entrants, start=1))  # no ratings: seeds by registration
 
 
 def matches_now(event) -> dict[frozenset, str]:
@@ -91,15 +91,13 @@ def test_five_entrants_byes_a_bracket_reset_and_the_standings_by_stage():
         [("GF2", [1, 2])],
     ]
     assert sum(len(r) for r in rounds) == 9, "2n - 1 matches with a reset"
-    lost = Counter(
-        r.entrant_id for r in Result.objects.filter(round__tournament=event, is_bye=False) if r.points == 0
-    )
+    lost = Counter(r.entrant_id for r in Result.objects.filter(round__tournament=event, is_bye=False) if r.points == 0)
     assert {seed_of[pk]: n for pk, n in lost.items()} == {1: 1, 2: 2, 3: 2, 4: 2, 5: 2}
     assert Entrant.objects.get(pk=entrant[1].pk).eliminated_in_round is None
     assert Entrant.objects.get(pk=entrant[2].pk).eliminated_in_round == 6, "out in the second final"
     assert places_of(event, seed_of) == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5}
     winner = selectors.standings_table(event)[0]
-    assert winner["state"] == "победитель"
+    assert winner["state"] == "победа в турнире"
 
 
 def test_eight_entrants_the_losers_bracket_crosses_and_places_are_shared_by_losers_round():
@@ -142,22 +140,22 @@ def test_without_a_reset_the_winners_side_takes_the_grand_final_and_the_event_en
     assert places_of(event, seed_of)[1] == 1 and places_of(event, seed_of)[2] == 2
 
 
-def test_a_withdrawn_side_loses_his_matches_without_playing():
+def test_a_withdrawn_side_loses_his_matches_without_playing(director):
+    """Four entrants; 3 and 4 lose round one, then 4 withdraws: his losers' match against 3 is his
+    second loss without a table, and round two seats the winners' final alone."""
     event, entrant = double_elimination(4)
     seed_of = {e.pk: seed for seed, e in entrant.items()}
     start(event)
-    play_through_one = Round.objects.get(tournament=event, number=1)
-    for rt in play_through_one.tables.order_by("number"):
-        losing = Entrant.objects.get(pk=rt.entrants[1])
-        Entrant.objects.filter(pk=losing.pk)  # (the worse seed loses: 4 and 3 drop to the losers' bracket)
-        tasks.record_game(play_game_lost_by(latest_game(rt.table_id), losing.user).pk)
-    Entrant.objects.filter(pk=entrant[4].pk).update(state=Entrant.State.WITHDRAWN)
+    for rt in Round.objects.get(tournament=event, number=1).tables.order_by("number"):
+        worse = Entrant.objects.get(pk=rt.entrants[1])
+        tasks.record_game(play_game_lost_by(latest_game(rt.table_id), worse.user).pk)
+    services.do_withdraw(tournament_id=event.pk, entrant_id=entrant[4].pk, by=director)
     tasks.sweep_events()
     second = Round.objects.get(tournament=event, number=2)
-    seated = [sorted(seed_of[pk] for pk in rt.entrants) for rt in second.tables.order_by("number")]
-    assert seated == [[1, 2]], "the losers' match of 3 against the withdrawn 4 is his loss, not a table"
+    assert [[seed_of[pk] for pk in rt.entrants] for rt in second.tables.order_by("number")] == [[1, 2]]
     state = DOUBLE_ELIMINATION.played(event).state
-    assert state.losses[entrant[4].pk] == 2 and state.losses[entrant[3].pk] == 0 + 1
+    assert state.losses[entrant[4].pk] == 2 and state.losses[entrant[3].pk] == 1
+    assert [m.table for m in state.ready] == [(entrant[1].pk, entrant[2].pk)]
 
 
 def test_a_pairs_double_elimination_plays_to_its_champion():
@@ -194,7 +192,7 @@ def test_the_event_page_and_the_bracket_in_russian(client):
     page = client.get(f"/tournaments/{event.pk}/").content.decode()
     assert "двойное выбывание" in page
     assert "Сетка победителей" in page and "Сетка проигравших" in page
-    assert "Суперфинал" in page and "Второй финал (перезапуск сетки)" in page
+    assert "Гранд-финал" in page and "Перезапуск сетки: второй финал" in page
     assert "Победитель: p01" in page
     assert "выбывает после второго проигранного матча" in page
     assert 'data-match="L4.1"' in page and 'data-match="GF2"' in page

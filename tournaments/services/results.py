@@ -201,7 +201,9 @@ def eliminate(event: Tournament, round_: Round) -> None:
     tables = sorted(round_.tables.all(), key=lambda rt: rt.number)
     survivors = registry.of(event).going_on(event, round_, [table_places(rt) for rt in tables])
     seated = {pk for rt in tables for pk in rt.entrants}
-    Entrant.objects.filter(pk__in=seated - survivors, eliminated_in_round=None).update(eliminated_in_round=round_.number)
+    Entrant.objects.filter(pk__in=seated - survivors, eliminated_in_round=None).update(
+        eliminated_in_round=round_.number
+    )
 
 
 def finish_event(event: Tournament, now) -> None:
