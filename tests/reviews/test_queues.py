@@ -38,8 +38,10 @@ def test_recomputations_go_to_the_batch_queue_and_a_games_rating_to_its_variant(
 
 
 def test_periodic_tasks_of_live_play_are_on_the_latency_queues_and_recomputations_on_batch():
+    # Batch work by nature: the nightly recomputations and the nightly backup of the database.
+    batch_tasks = {ratings_services.RECOMPUTE_TASK, "backups.tasks.nightly_backup"}
     for row in PeriodicTask.objects.exclude(name="celery.backend_cleanup"):
-        if row.task == ratings_services.RECOMPUTE_TASK:
+        if row.task in batch_tasks:
             assert row.queue == "batch", row.name
         else:
             assert row.queue != "batch", row.name
