@@ -53,6 +53,11 @@ commands:
   manage COMMAND [ARGS]
                run a Django management command with the settings and the
                database `serve` uses (createsuperuser, changepassword, ...)
+  backup [PATH] back up the database `serve` uses (SQLite, or PostgreSQL with
+               DATABASE_URL) to PATH: a file, or a folder (default BACKUP_DIR)
+  restore PATH [--replace]
+               restore a backup into that database; refuses one that holds
+               data unless --replace, and a truncated or foreign file
 """
 
 
@@ -211,6 +216,19 @@ def cmd_manage(extra: list[str]) -> None:
     os.execv(sys.executable, [sys.executable, "manage.py", *extra])
 
 
+def cmd_backup(extra: list[str]) -> None:
+    cmd_manage(["backup", *extra])
+
+
+def cmd_restore(extra: list[str]) -> None:
+    if not extra:
+        fail(
+            "restore needs the backup's path, e.g. python3 dev.py restore db-backups/durak-20260101-031000.sqlite3",
+            code=2,
+        )
+    cmd_manage(["restore", *extra])
+
+
 def cmd_serve(extra: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="dev.py serve")
     parser.add_argument(
@@ -330,7 +348,14 @@ def cmd_check(extra: list[str]) -> None:
     say("all checks passed")
 
 
-COMMANDS = {"serve": cmd_serve, "test": cmd_test, "check": cmd_check, "manage": cmd_manage}
+COMMANDS = {
+    "serve": cmd_serve,
+    "test": cmd_test,
+    "check": cmd_check,
+    "manage": cmd_manage,
+    "backup": cmd_backup,
+    "restore": cmd_restore,
+}
 
 
 def main() -> None:

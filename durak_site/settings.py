@@ -123,6 +123,7 @@ INSTALLED_APPS = [
     "reviews",
     "notices",
     "friends",
+    "backups",
     "bench",  # management commands only: benchmarks, load test, rating study (no models, URLs or templates)
 ]
 
@@ -343,6 +344,7 @@ CELERY_TASK_ROUTES = {
     # The senders name these queues themselves; the routes cover a message sent without one.
     "reviews.tasks.run_review": {"queue": BATCH_QUEUE},
     "ratings.tasks.recompute": {"queue": BATCH_QUEUE},
+    "backups.tasks.nightly_backup": {"queue": BATCH_QUEUE},
 }
 # Beat: django-celery-beat's database scheduler, also in the embedded mode. Each
 # periodic task is a row that its app's data migration creates once (the one-second
@@ -368,6 +370,18 @@ SITE_URL = env_str("SITE_URL") or "http://localhost:8000"
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT")
+# The hosts a push subscription's endpoint may name (notices/push.py): the browsers' push
+# services (Chrome's FCM, Firefox's autopush, Safari's and Edge's), "*." for any subdomain.
+# An endpoint elsewhere, or one that resolves to a loopback, private, link-local or
+# metadata address, is refused when stored and again when sent to.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    ["fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com", "*.notify.windows.com"],
+)
+# Backups (backups/): `manage.py backup` writes into BACKUP_DIR unless given a path; the
+# nightly one (Celery beat, on the batch queue) keeps the last BACKUP_KEEP files there.
+BACKUP_DIR = Path(env_str("BACKUP_DIR") or BASE_DIR / "db-backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 # New reviews one person may ask for in any 24 hours (reviews.services; 0: none).
 REVIEWS_PER_DAY = int(env_str("REVIEWS_PER_DAY") or 20)
 # A bot's human-like pause before it moves: "min,max" seconds (games.services.play).

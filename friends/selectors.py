@@ -37,11 +37,15 @@ def invitations_for(user, now=None) -> list[Invitation]:
     """The table invitations `user` was sent lately, newest first (none from a player he keeps away)."""
     since = (now or timezone.now()) - timedelta(hours=INVITATIONS_SHOWN_HOURS)
     kept_away = Block.objects.filter(owner=user).values("other_id")
-    return list(
+    invitations = list(
         Invitation.objects.filter(recipient=user, created_at__gte=since)
         .exclude(sender_id__in=kept_away)
         .select_related("sender")[:INVITATIONS_SHOWN]
     )
+    closed = games.closed_table_ids(invitation.table_id for invitation in invitations)
+    for invitation in invitations:
+        invitation.table_gone = invitation.table_id in closed  # its link would lead nowhere
+    return invitations
 
 
 def relation(user, other) -> dict:

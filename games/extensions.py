@@ -17,7 +17,11 @@ at every render, so an app removed from INSTALLED_APPS simply shows nothing.
 - `seat_actions(request, table, game, seat) -> [safe HTML]`: forms for the viewer's
   own seat on the table page (e.g. an arena's «Berserk» before his first move);
   asked by the page's request only (it may query), with the page's `table` and
-  `game` dicts and the viewer's seat (None: a spectator).
+  `game` dicts and the viewer's seat (None: a spectator);
+- `rated_when_ended(ended, moves) -> bool`: whether a rated game ended without being
+  played out (`Game.result["ended"]`: a forfeit, an adjudication, a claimed win) after
+  `moves` moves still counts for the ratings; asked in the transaction that ends it
+  (games.services.adjudication), so the game is never rated before it is decided.
 
 The table's providers may query: they are asked once per render, never on the
 event loop (a socket asks them in a worker thread before it renders, once per
@@ -41,6 +45,7 @@ _record_panels: list[Callable] = []
 _move_marks: list[Callable] = []
 _profile_sections: list[Callable] = []
 _seat_actions: list[Callable] = []
+_rated_when_ended: list[Callable] = []
 
 
 def register(
@@ -51,6 +56,7 @@ def register(
     move_marks: Callable | None = None,
     profile_sections: Callable | None = None,
     seat_actions: Callable | None = None,
+    rated_when_ended: Callable | None = None,
 ) -> None:
     """Add providers (registering the same one twice keeps one)."""
     for found, provider in (
@@ -60,9 +66,23 @@ def register(
         (_move_marks, move_marks),
         (_profile_sections, profile_sections),
         (_seat_actions, seat_actions),
+        (_rated_when_ended, rated_when_ended),
     ):
         if provider is not None and provider not in found:
             found.append(provider)
+
+
+def rated_when_ended(ended: dict, moves: int) -> bool:
+    """Whether every app that rates games still counts one that ended this way (none: it does).
+    A provider that fails counts it out: a game is rated only when that was decided."""
+    for provider in _rated_when_ended:
+        try:
+            if not provider(ended, moves):
+                return False
+        except Exception:
+            log.exception("rated_when_ended of %s failed", provider)
+            return False
+    return True
 
 
 def seat_marks(table: dict, user_ids) -> dict:

@@ -64,6 +64,11 @@ class Table(models.Model):
     managed_by_event = models.BooleanField(
         default=False, help_text="a tournament round's table: its seats are fixed, nobody joins or leaves it"
     )
+    arrival_grace = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="a tournament's no-show grace: a player who has not come is not timed out this long after a deal",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

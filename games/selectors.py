@@ -602,6 +602,12 @@ def players_present(user_ids, now=None) -> dict[int, str]:
     return {**dict.fromkeys(recent - online, "recent"), **dict.fromkeys(online, "online")}
 
 
+def closed_table_ids(table_ids) -> set[int]:
+    """Which of these tables are closed (their last person left, or nobody came back): an
+    invitation to one of them leads nowhere."""
+    return set(Table.objects.filter(pk__in=list(table_ids), status=Table.Status.CLOSED).values_list("pk", flat=True))
+
+
 def private_table_to_invite_to(user) -> dict | None:
     """The private table `user` hosts that a friend may be invited to (the newest one
     waiting for players or being played), with its invite token; None when he has none."""

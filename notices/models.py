@@ -59,6 +59,9 @@ class Sent(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.CharField(max_length=300, blank=True)
+    # What the message told its reader (the final standings: his place and points), so that a
+    # later correction is sent to those it tells something new.
+    told = models.JSONField(default=dict, blank=True)
 
     class Meta:
         constraints = [

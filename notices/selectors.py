@@ -9,10 +9,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournaments import selectors as event_selectors
-from tournaments.models import Entrant, Round, Tournament
+from tournaments.models import DirectorAction, Entrant, Round, Tournament
 from tournaments.services import expected_duration
 
-from .models import Channel, Kind, Preference, PushSubscription
+from .models import Channel, Kind, Preference, PushSubscription, Sent
 
 # Not in a calendar: an event a director has not published yet, or one that is over.
 NOT_LISTED = (Tournament.Status.DRAFT, Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
@@ -91,15 +91,45 @@ def notice_batch(kind: str, object_id: int) -> dict | None:
         event = Tournament.objects.filter(pk=object_id, status=Tournament.Status.FINISHED).first()
         if event is None:
             return None
-        lines = event_selectors.standings_table(event)
-        top = lines[:FINAL_LINES]
-        people = [(pk, {"line": line, "top": top}) for line in lines for pk in line["user_ids"]]
-        key = f"event:{event.pk}"
+        people, key = _final_people(event)
     else:
         return None
     users = _users(pk for pk, _context in people)
     items = [(users[pk], context) for pk, context in people if pk in users]
     return {"object_key": key, "event": event, "items": items}
+
+
+def _final_key(event: Tournament) -> str:
+    """The first end's mail is `event:<id>`; the end after the n-th reopening of the finished
+    event (the director's correction) is `event:<id>:corrected:<n>`, so each is sent once."""
+    reopened = DirectorAction.objects.filter(tournament=event, action="reopen", detail__before="finished").count()
+    return f"event:{event.pk}:corrected:{reopened}" if reopened else f"event:{event.pk}"
+
+
+def told_of_final(event: Tournament, *, but: str = "") -> dict[int, dict]:
+    """What the final-standings mails of `event` last told each person (his place and points),
+    leaving out the message `but` (the one being sent)."""
+    mine = Q(object_key=f"event:{event.pk}") | Q(object_key__startswith=f"event:{event.pk}:")
+    rows = Sent.objects.filter(mine, kind=Kind.FINAL, sent_at__isnull=False).exclude(object_key=but)
+    return {row.recipient_id: row.told for row in rows.order_by("sent_at", "pk") if row.told}
+
+
+def _final_people(event: Tournament) -> tuple[list, str]:
+    """Everyone in the final standings; after a correction, only those whose place or points
+    differ from what their last final mail said, with what it said."""
+    key = _final_key(event)
+    lines = event_selectors.standings_table(event)
+    top = lines[:FINAL_LINES]
+    before = told_of_final(event, but=key) if key != f"event:{event.pk}" else None
+    people = []
+    for line in lines:
+        told = {"place": line["rank"], "points": line["points"]}
+        for pk in line["user_ids"]:
+            if before is None:
+                people.append((pk, {"line": line, "top": top, "told": told}))
+            elif before.get(pk) not in (None, told):
+                people.append((pk, {"line": line, "top": top, "told": told, "corrected": True, "before": before[pk]}))
+    return people, key
 
 
 def _listed(events):

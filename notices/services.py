@@ -11,6 +11,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 KINDS = [choice for choice, _label in Kind.choices]
 # A sender that died mid-send leaves its claim; after this long another may send.
 CLAIM_LEASE = timedelta(minutes=5)
+# Browsers one person may get push notices in; a new one replaces the oldest.
+MAX_PUSH_SUBSCRIPTIONS = 10
 
 
 class NoticeRefused(Exception):
@@ -73,9 +76,18 @@ def do_subscribe_push(*, user, data) -> PushSubscription:
         raise NoticeRefused(gettext("This is not a push subscription."))
     if len(p256dh) > 200 or len(auth) > 100:
         raise NoticeRefused(gettext("This is not a push subscription."))
-    subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
-    )
+    try:
+        push.check_endpoint(endpoint)
+    except push.EndpointRefused:
+        raise NoticeRefused(gettext("Notices can go only to a browser's push service.")) from None
+    with transaction.atomic():
+        # The person's row is the lock: two browsers subscribing at once keep the cap.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        subscription, _created = PushSubscription.objects.update_or_create(
+            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+        )
+        keep = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")[:MAX_PUSH_SUBSCRIPTIONS]
+        PushSubscription.objects.filter(user=user).exclude(pk__in=list(keep.values_list("pk", flat=True))).delete()
     return subscription
 
 
@@ -121,6 +133,8 @@ def _subject(kind: str, context: dict) -> str:
         Kind.ROUND: gettext("%(event)s, round %(round)s: your table is number %(table)s"),
         Kind.FINAL: gettext("%(event)s: final standings"),
     }
+    if kind == Kind.FINAL and context.get("corrected"):
+        texts[kind] = gettext("%(event)s: corrected final standings")
     return texts[kind] % {
         "event": context["event"].name,
         "round": context.get("round_number"),
@@ -156,6 +170,10 @@ def _send_push(kind: str, user, context: dict) -> None:
             push.send_push(subscription, payload)
         except push.SubscriptionGone:
             subscription.delete()  # the browser dropped it: never try it again
+        except push.EndpointRefused:
+            # Its name now leads inside a network, or its host left the list: the person's
+            # other browsers still get the notice.
+            log.warning("push to subscription %s refused: %s", subscription.pk, subscription.endpoint[:200])
 
 
 def deliver(kind: str, object_id: int, now=None) -> list[str]:
@@ -185,5 +203,6 @@ def deliver(kind: str, object_id: int, now=None) -> list[str]:
                 )
                 failures.append(f"{channel} to {user.pk}: {exc!r}")
             else:
-                Sent.objects.filter(pk=sent.pk).update(claimed_at=None, sent_at=timezone.now(), error="")
+                told = extra.get("told", {})
+                Sent.objects.filter(pk=sent.pk).update(claimed_at=None, sent_at=timezone.now(), error="", told=told)
     return failures

@@ -9,11 +9,13 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         from games import extensions
-        from ratings import at_table, receivers
+        from ratings import at_table, counted, receivers
 
         receivers.connect()
         extensions.register(
             seat_marks=at_table.seat_marks,
             game_notes=at_table.game_notes,
             profile_sections=at_table.profile_sections,
+            record_panels=at_table.record_panels,
+            rated_when_ended=counted.counts,
         )

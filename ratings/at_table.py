@@ -1,7 +1,8 @@
 """What the ratings app shows on other apps' pages through `games.extensions`
 (registered in RatingsConfig.ready): the ratings next to the names at a rated
 table and in the lobby's rows, before a rated game's first move each side's
-chance of being the durak, and the ratings section of a player's profile.
+chance of being the durak, the ratings section of a player's profile, and on a game's
+record why a game of a rated table is not rated (ratings.counted).
 
 Every rating is shown the same way (the number, with "?" while provisional) and
 links to the page that explains it (`ratings:about`).
@@ -16,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from ratings import selectors
+from ratings import counted, selectors
 
 
 def mark(text: str) -> dict:
@@ -49,6 +50,14 @@ def game_notes(table: dict, game: dict) -> list[str]:
         return []
     rows = selectors.cached_game_chance_rows(game["id"])
     return [render_to_string("ratings/partials/chances.html", {"chances": rows})] if rows else []
+
+
+def record_panels(request, game) -> list[str]:
+    """A game of a rated table that the ratings do not count says why (ratings.counted)."""
+    if not game.is_over or not game.table.rated or game.rated:
+        return []
+    reason = counted.unrated_reason((game.result or {}).get("ended"), game.move_count)
+    return [render_to_string("ratings/partials/unrated.html", {"reason": reason})] if reason else []
 
 
 def profile_sections(request, player) -> list[str]:

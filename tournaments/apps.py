@@ -13,7 +13,7 @@ class TournamentsConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import m2m_changed, post_migrate
 
-        from . import event_formats  # noqa: F401
+        from . import event_formats, event_formats_double_elimination  # noqa: F401
         from .directors import on_groups_changed, on_post_migrate
 
         m2m_changed.connect(

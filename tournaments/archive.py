@@ -94,7 +94,7 @@ def final_places(events: list[Tournament]) -> dict[int, list[Place]]:
             rows[pk],
             groups={e.pk: standing_group(event, e, played) for e in mine},
             seeds={e.pk: e.seed for e in mine},
-            eliminated={e.pk: e.eliminated_in_round for e in mine},
+            eliminated=registry.of(event).rounds_reached(event, mine),
             knockout=registry.of(event).knockout,
             tiebreaks=event_tiebreaks(event),
             event_key=event.pk,

@@ -13,11 +13,12 @@ that call the hooks through the registry. A new format: docs/formats.md.
 
 from __future__ import annotations
 
-from . import formats, registry
-from .models import Entrant, Tournament
+from . import formats, registry, selectors
+from .formats.third_place import is_semi_final
+from .models import Entrant, Round, Tournament
 from .selectors import seating
 from .services import absence as absence_drivers
-from .services import arena, rounds
+from .services import arena, results, rounds
 
 
 class RoundFormat(registry.EventFormat):
@@ -115,12 +116,35 @@ class Knockout(RoundFormat):
     name = Tournament.Format.KNOCKOUT.value
     label = Tournament.Format.KNOCKOUT.label
     knockout = True
+    third_place = True
     default_tiebreaks = ("duraks", "buchholz", "seed")
     bracket_template = "tournaments/partials/bracket.html"
 
     def seat_round(self, event, number, entrants, ids, ratings):
         seeds = {e.pk: e.seed for e in entrants if e.seed is not None}
-        return formats.knockout_round(ids, event.entrants_per_table, seeds=seeds, round_number=number)
+        seating_ = formats.knockout_round(ids, event.entrants_per_table, seeds=seeds, round_number=number)
+        third = self._third_place_table(event, number)
+        if seating_ is None or third is None:
+            return seating_
+        # The third-place match is played alongside the final, at the table after it.
+        return formats.Seating(
+            tables=[*seating_.tables, third], byes=seating_.byes, repeats=seating_.repeats, flags=seating_.flags
+        )
+
+    def also_seated(self, event, number):
+        return set(self._third_place_table(event, number) or ())
+
+    def rounds_reached(self, event, entrants):
+        """The two semi-final losers went out in the semi-final round; with a third-place match
+        its winner ranks above its loser (half a round further: still below the runner-up)."""
+        reached = super().rounds_reached(event, entrants)
+        winner = self._third_place_winner(event)
+        if winner in reached and reached[winner] is not None:
+            reached[winner] += 0.5
+        return reached
+
+    def bracket(self, event):
+        return selectors.bracket(event)
 
     def total_rounds(self, event):
         return None  # until one is left
@@ -129,7 +153,38 @@ class Knockout(RoundFormat):
         return event.entrants.filter(state=Entrant.State.ACTIVE, eliminated_in_round=None).count() <= 1
 
     def going_on(self, event, round_, table_results):
-        return set(formats.knockout_survivors(table_results, drop=1)) | set(round_.byes)
+        # The final's round: the final alone decides (the third-place match sends nobody on).
+        third = set(self._third_place_table(event, round_.number) or ())
+        deciding = [places for places in table_results if set(places) != third]
+        return set(formats.knockout_survivors(deciding, drop=1)) | set(round_.byes)
+
+    @staticmethod
+    def _third_place_table(event, number: int) -> list[int] | None:
+        """Round `number`'s third-place match (the event's option, at tables of 2): the two losers
+        of the round before it when that was the semi-final round of two tables; else None."""
+        if not event.third_place_match or event.entrants_per_table != 2 or number < 2:
+            return None
+        semi = event.round_set.filter(number=number - 1, status=Round.Status.FINISHED).first()
+        if semi is None:
+            return None
+        tables = sorted(semi.tables.all(), key=lambda rt: rt.number)
+        if not tables or not is_semi_final(sum(len(rt.entrants) for rt in tables) + len(semi.byes)):
+            return None
+        return formats.third_place_match([rt.entrants for rt in tables], [results.table_places(rt) for rt in tables])
+
+    def _third_place_winner(self, event) -> int | None:
+        """The winner of the event's third-place match once it is played."""
+        if not event.third_place_match:
+            return None
+        for round_ in event.round_set.filter(status=Round.Status.FINISHED).order_by("-number"):
+            third = self._third_place_table(event, round_.number)
+            if third is None:
+                continue
+            for rt in round_.tables.all():
+                if set(rt.entrants) == set(third):
+                    places = results.table_places(rt)
+                    return min(places, key=places.get)
+        return None
 
 
 class Arena(registry.EventFormat):

@@ -21,7 +21,7 @@ from django.utils.translation import pgettext
 
 from games import selectors as games_selectors
 
-from . import selectors
+from . import registry, selectors
 from .models import Result, Tournament
 
 # ------------------------------------------------------------------ sheets
@@ -58,8 +58,16 @@ def _rating(value: float | None):
     return _number(round(value, 1))
 
 
-def round_header(number: int) -> list[str]:
+def round_header(number: int, by_games: bool = False) -> list[str]:
+    """A round's four column names; an arena's (`by_games`) name the entrant's n-th game."""
     values = {"number": number}
+    if by_games:
+        return [
+            pgettext("standings csv", "game %(number)s: table") % values,
+            pgettext("standings csv", "game %(number)s: opponents") % values,
+            pgettext("standings csv", "game %(number)s: place") % values,
+            pgettext("standings csv", "game %(number)s: points") % values,
+        ]
     return [
         pgettext("standings csv", "round %(number)s: table") % values,
         pgettext("standings csv", "round %(number)s: opponents") % values,
@@ -94,7 +102,7 @@ def standings_sheet(event: Tournament) -> Sheet:
         pgettext("standings csv", "state"),
     ]
     for number in cross["rounds"]:
-        header += round_header(number)
+        header += round_header(number, cross["by_games"])
     rows = []
     for line in cross["rows"]:
         row = [
@@ -116,6 +124,8 @@ def standings_sheet(event: Tournament) -> Sheet:
 def games_sheet(event: Tournament) -> Sheet:
     """Every game of the event, one line per entrant and game: round, table, game, the site's
     game and table ids, when it finished (the club's time), the seed's hash, place, points, durak, corrected."""
+    if registry.of(event).continuous:
+        return arena_games_sheet(event)
     names = selectors.entrant_names(event)
     results = list(
         Result.objects.filter(round__tournament=event, game__isnull=False)
@@ -156,6 +166,55 @@ def games_sheet(event: Tournament) -> Sheet:
                 int(r.corrected_at is not None),
             ]
         )
+    return Sheet(pgettext("games csv", "Games"), header, rows)
+
+
+def arena_games_sheet(event: Tournament) -> Sheet:
+    """An arena's games (it has no rounds): per entrant, in standings order, his games in the
+    order he played them (the order dealt: a table's number), numbered 1, 2, ... for him."""
+    names = selectors.entrant_names(event)
+    order = [line["entrant"] for line in selectors.standings_table(event)]
+    results = list(
+        Result.objects.filter(round__tournament=event, game__isnull=False)
+        .select_related("round_table")
+        .order_by("round_table__number", "pk")
+    )
+    games = {g["pk"]: g for g in games_selectors.games_with_seats({r.game_id for r in results})}
+    header = [
+        pgettext("games csv", "entrant"),
+        pgettext("games csv", "entrant's game"),
+        pgettext("games csv", "table"),
+        pgettext("games csv", "game id"),
+        pgettext("games csv", "site table"),
+        pgettext("games csv", "finished (%(zone)s)") % {"zone": timezone.get_default_timezone_name()},
+        pgettext("games csv", "seed hash"),
+        pgettext("games csv", "place"),
+        pgettext("games csv", "points"),
+        pgettext("games csv", "durak"),
+        pgettext("games csv", "corrected"),
+    ]
+    per_entrant: dict[int, list[Result]] = {}
+    for r in results:
+        per_entrant.setdefault(r.entrant_id, []).append(r)
+    rows = []
+    for entrant_id in order:
+        for n, r in enumerate(per_entrant.get(entrant_id, []), 1):
+            game = games.get(r.game_id, {})
+            rows.append(
+                [
+                    names.get(entrant_id, "?"),
+                    n,
+                    r.round_table.number if r.round_table else None,
+                    r.game_id,
+                    game.get("table_id"),
+                    club_time(game.get("finished_at")),
+                    game.get("seed_hash") or None,
+                    r.place,
+                    _number(r.points),
+                    int(r.is_durak),
+                    int(r.corrected_at is not None),
+                ]
+            )
     return Sheet(pgettext("games csv", "Games"), header, rows)
 
 
@@ -318,7 +377,8 @@ def trf_tiebreak_line(row: dict) -> str:
 
 def write_trf(event: Tournament) -> bytes:
     """The header lines (012 name, 042 start, 052 end, 062 entrants, 092 format, XXR rounds,
-    XXS table-mate slots, XXV variant, XXB the tie-breaks in order), then one 001 line per
+    an arena's XXA minutes (its XXR and round blocks are each entrant's games), XXS table-mate
+    slots, XXV variant, XXB the tie-breaks in order), then one 001 line per
     entrant, by start number, then one XXT line of tie-break values per entrant, the same order."""
     cross = selectors.crosstable(event)
     slots = trf_slots(event, cross)
@@ -329,7 +389,8 @@ def write_trf(event: Tournament) -> bytes:
         f"052 {_date(event.finished_at)}".rstrip(),
         f"062 {len(cross['rows'])}",
         f"092 {event.get_format_display()}",
-        f"XXR {event.rounds}",
+        f"XXR {len(cross['rounds']) if cross['by_games'] else event.rounds}",
+        *([f"XXA {event.arena_minutes}"] if cross["by_games"] else []),
         f"XXS {slots}",
         f"XXV {event.get_variant_display()}",
         f"XXB {' '.join(metric.name for metric in columns)}".rstrip(),

@@ -68,6 +68,7 @@ class TournamentForm(forms.ModelForm):
             "format",
             "arena_minutes",
             "berserk_allowed",
+            "third_place_match",
             "rounds",
             "games_per_round",
             "registration_opens",

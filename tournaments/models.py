@@ -83,6 +83,8 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "round_robin", _("round robin")
         KNOCKOUT = "knockout", _("knockout")
+        # Out after the second lost match: winners' and losers' brackets (event_formats_double_elimination).
+        DOUBLE_ELIMINATION = "double_elim", _("double elimination")
         # A fixed time in which whoever finishes a game is seated again at once (services/arena.py).
         ARENA = "arena", _("arena")
 
@@ -142,6 +144,11 @@ class Tournament(models.Model):
         _("berserk allowed"),
         default=True,
         help_text=_("an arena: a player may halve his turn timer in a game for an extra point if he wins it"),
+    )
+    third_place_match = models.BooleanField(
+        _("third-place match"),
+        default=False,
+        help_text=_("a knockout at tables of two: the semi-final losers play for third place"),
     )
     points_table = models.JSONField(
         _("points by place"), default=list, blank=True, help_text=_("points for 1st, 2nd, ... place; empty: default")

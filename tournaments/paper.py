@@ -34,6 +34,10 @@ PORTRAIT_GAMES = 4
 ROUNDS_PER_BLOCK = 8
 ROUND_WIDTH = 22 * mm
 TIEBREAK_WIDTH = 15 * mm
+NAME_WIDTH = 50 * mm
+#: The crosstable header's type size, and ReportLab's cell padding on each side (its default).
+HEADER_SIZE = 7.5
+CELL_PADDING = 6
 
 #: The QR code of the pairings sheet: medium error correction survives a creased sheet on a wall.
 QR_ERROR = "m"
@@ -116,9 +120,12 @@ def _number(value: float) -> str:
 
 def crosstable_with_opponents(event: Tournament) -> dict:
     """selectors.crosstable with, in each cell, the places taken at the table (one per game),
-    the opponents met there by their line number in this table, and whether it was a bye."""
+    the opponents met there by their start number (as the exports and the site's crosstable
+    name them), and whether it was a bye. An arena's columns are each entrant's games."""
     table = selectors.crosstable(event)
-    line_of = {row["entrant"]: i for i, row in enumerate(table["rows"], 1)}
+    if table["by_games"]:
+        return _games_with_opponents(table)
+    line_of = {row["entrant"]: row["start"] for row in table["rows"]}
     seated: dict[tuple[int, int], tuple[int, list[int]]] = {}  # (entrant, round): (table number, table-mates)
     for round_ in event.round_set.prefetch_related("tables"):
         if not selectors.seating_shown(round_):  # the director's draft is not on the public sheet
@@ -135,7 +142,7 @@ def crosstable_with_opponents(event: Tournament) -> dict:
         elif place is not None:
             places.setdefault((pk, number), []).append(place)
     rows = []
-    for i, row in enumerate(table["rows"], 1):
+    for row in table["rows"]:
         cells = []
         for number, cell in zip(table["rounds"], row["cells"], strict=True):
             key = (row["entrant"], number)
@@ -154,8 +161,28 @@ def crosstable_with_opponents(event: Tournament) -> dict:
                     "bye": key in byes,
                 }
             )
-        rows.append({**row, "line": i, "points_text": _number(row["points"]), "cells": cells})
-    return {"rounds": table["rounds"], "rows": rows}
+        rows.append({**row, "line": row["start"], "points_text": _number(row["points"]), "cells": cells})
+    return {"rounds": table["rounds"], "rows": rows, "by_games": False}
+
+
+def _games_with_opponents(table: dict) -> dict:
+    """An arena's crosstable (a column per game of the entrant) as the sheets print it."""
+    rows = []
+    for row in table["rows"]:
+        cells = [
+            {
+                "table": cell["table"],
+                "points": _number(cell["points"]),
+                "places": [str(p) for p in cell["places"]],
+                "opponents": [str(o["start"]) for o in cell["opponents"]],
+                "bye": False,
+            }
+            if cell
+            else None
+            for cell in row["cells"]
+        ]
+        rows.append({**row, "line": row["start"], "points_text": _number(row["points"]), "cells": cells})
+    return {"rounds": table["rounds"], "rows": rows, "by_games": True}
 
 
 def standings_sheet(event: Tournament) -> dict:
@@ -190,6 +217,7 @@ def _styles() -> dict[str, ParagraphStyle]:
         "head": ParagraphStyle("head", parent=body, fontName=BOLD, fontSize=12, leading=15, spaceBefore=6),
         "body": body,
         "small": ParagraphStyle("small", parent=body, fontSize=7.5, leading=9),
+        "head_cell": ParagraphStyle("head_cell", parent=body, fontName=BOLD, fontSize=HEADER_SIZE, leading=9),
         "cell": ParagraphStyle("cell", parent=body, fontSize=9, leading=11),
     }
 
@@ -377,7 +405,17 @@ def standings_pdf(sheet: dict) -> bytes:
         Spacer(1, 3 * mm),
     ]
     metrics = sheet["tiebreaks"]
-    per_block = rounds_per_block(len(metrics))
+    column = pgettext("paper", "Game %(number)s") if cross.get("by_games") else pgettext("paper", "Round %(number)s")
+    fixed = [
+        header_width(text, minimum)
+        for text, minimum in (
+            ("№", 9 * mm),
+            (pgettext("paper", "Rank"), 12 * mm),
+            (pgettext("paper", "Points"), 16 * mm),
+        )
+    ]
+    tiebreak_widths = [header_width(str(metric.header), TIEBREAK_WIDTH) for metric in metrics]
+    per_block = rounds_per_block(len(metrics), fixed=sum(fixed) + NAME_WIDTH + sum(tiebreak_widths))
     # A long event's rounds go in blocks, each a table of its own with the names, totals and tie-breaks again.
     for start in range(0, max(len(cross["rounds"]), 1), per_block):
         block = slice(start, start + per_block)
@@ -385,11 +423,11 @@ def standings_pdf(sheet: dict) -> bytes:
             "№",
             pgettext("paper", "Rank"),
             pgettext("paper", "Name"),
-            *[pgettext("paper", "Round %(number)s") % {"number": n} for n in cross["rounds"][block]],
+            *[column % {"number": n} for n in cross["rounds"][block]],
             pgettext("paper", "Points"),
             *[str(metric.header) for metric in metrics],
         ]
-        rows = [[_p(text, s["small"]) for text in header]]
+        rows = [[_p(text, s["head_cell"]) for text in header]]
         for row in cross["rows"]:
             cells = [_lines(c["lines"], s["small"]) for c in row["cells"][block]]
             tiebreaks = [cell["text"] for cell in row["tiebreaks"]]
@@ -397,12 +435,12 @@ def standings_pdf(sheet: dict) -> bytes:
                 [str(row["line"]), str(row["rank"]), _p(row["name"], s["cell"]), *cells, row["points_text"], *tiebreaks]
             )
         widths = [
-            9 * mm,
-            12 * mm,
-            50 * mm,
+            fixed[0],
+            fixed[1],
+            NAME_WIDTH,
             *[None for _n in cross["rounds"][block]],
-            16 * mm,
-            *[TIEBREAK_WIDTH for _metric in metrics],
+            fixed[2],
+            *tiebreak_widths,
         ]
         grid = Table(rows, colWidths=widths, repeatRows=1, style=[*GRID, ("FONTNAME", (0, 0), (-1, -1), FONT)])
         story += [grid, Spacer(1, 4 * mm)]
@@ -411,15 +449,25 @@ def standings_pdf(sheet: dict) -> bytes:
     return _build(story, pagesize=landscape(A4))
 
 
-def rounds_per_block(tiebreaks: int) -> int:
-    """Rounds side by side on a landscape page beside the fixed columns and `tiebreaks` columns."""
-    room = landscape(A4)[0] - 2 * MARGIN - (9 + 12 + 50 + 16) * mm - tiebreaks * TIEBREAK_WIDTH
+def rounds_per_block(tiebreaks: int, fixed: float | None = None) -> int:
+    """Rounds side by side on a landscape page beside the fixed columns and `tiebreaks` columns
+    (`fixed`: their widths in all, when known)."""
+    if fixed is None:
+        fixed = (9 + 12 + 16) * mm + NAME_WIDTH + tiebreaks * TIEBREAK_WIDTH
+    room = landscape(A4)[0] - 2 * MARGIN - fixed
     return max(1, min(ROUNDS_PER_BLOCK, int(room // ROUND_WIDTH)))
+
+
+def header_width(text: str, minimum: float) -> float:
+    """A column wide enough for the longest word of its header (a header wraps between words,
+    never inside one: «Место» broke into «Мест» / «о»), and at least `minimum`."""
+    _register_fonts()
+    longest = max(pdfmetrics.stringWidth(word, BOLD, HEADER_SIZE) for word in text.split() or [""])
+    return max(minimum, longest + 2 * CELL_PADDING + 1)
 
 
 def crosstable_legend() -> str:
     return pgettext(
         "paper",
-        "Each round: the table, the place in each game, the points, and the opponents met by their number (№) "
-        "in this table.",
+        "Each round: the table, the place in each game, the points, and the opponents met by their start number (№).",
     )

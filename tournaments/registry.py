@@ -44,10 +44,14 @@ class EventFormat:
     #: Table sizes the format can seat, and whether pairs (2v2) may enter.
     table_sizes: tuple[int, ...] = (2, 3, 4, 5, 6)
     pairs = True
+    #: A knockout at tables of 2 may play a third-place match (the event's `third_place_match`).
+    third_place = False
     #: The tie-breaks, in order, of an event that orders none of its own (standings.METRICS names).
     default_tiebreaks: tuple[str, ...] = ()
     #: The event page's rule-book partial, and the bracket partial (None: no bracket).
     rules_template = ROUND_TEMPLATE_RULES
+    #: A knockout-like format: the rule book's lines on who goes on and how the standings order.
+    elimination_rules_template = "tournaments/partials/knockout_rules.html"
     bracket_template: str | None = None
 
     # ------------------------------------------------------------------ seating (rounds)
@@ -69,6 +73,22 @@ class EventFormat:
         """A knockout-like format: who goes on after the round, from each table's places
         ({entrant: place}, equal totals broken by seat); the others go out in this round."""
         raise NotImplementedError
+
+    def also_seated(self, event: Tournament, number: int) -> set[int]:
+        """Entrants already out of the event who still play in round `number` (a knockout's
+        third-place match): a seating keeps them though they are not eligible."""
+        return set()
+
+    # ------------------------------------------------------------------ reads
+
+    def rounds_reached(self, event: Tournament, entrants) -> dict[int, float | None]:
+        """A knockout-like format: how far each of `entrants` went, for the standings (more ranks
+        higher; None: still in, or the winner). By default the round he went out in."""
+        return {e.pk: e.eliminated_in_round for e in entrants}
+
+    def bracket(self, event: Tournament) -> dict | None:
+        """What `bracket_template` draws (None: nothing to draw yet)."""
+        return None
 
     # ------------------------------------------------------------------ driver hooks
 

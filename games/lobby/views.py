@@ -71,7 +71,10 @@ def table_new(request):
 
 def table_invite(request, token: str):
     """A private table's invite link: remember the invitation, go to the table."""
-    table = get_object_or_404(Table.objects.exclude(status=Table.Status.CLOSED), invite_token=token)
+    table = get_object_or_404(Table, invite_token=token)
+    if table.status == Table.Status.CLOSED:
+        # Its last person left: say so, rather than a seat at an empty table or a bare 404.
+        return render(request, "games/lobby/table_gone.html", status=410)
     invited = list(request.session.get("invited_tables", []))
     if table.pk not in invited:
         invited.append(table.pk)

@@ -10,6 +10,8 @@ seat's `place`, `counted_place`, `is_loser`), and `Game.result["ended"]` says ho
 the game ended instead of being played out: the reason ("forfeit", "adjudicated"
 or "claimed", games.services.claim), by whom (a user id or None), when, and after how many moves (so
 the verification replays the log to that point and finds the stored position).
+Whether a rated game so ended still counts the ratings app decides
+(`games.extensions.rated_when_ended`: ratings.counted holds the rule).
 It is saved through the play path's `_save`, so the table is told and
 `games.signals.game_finished` is sent on commit as after the last move of a game.
 """
@@ -20,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import extensions
 from games.errors import MoveRefused
 from games.models import Game, Table
 from games.positions import position_of
@@ -47,7 +50,7 @@ def forfeit_places(out: dict[int, int], seats: list[int], absent: set[int]) -> d
 def do_forfeit_game(*, game_id: int, absent_seats, now=None) -> bool:
     """The players of `absent_seats` never came: they are placed last, lose, and their
     seats count as abandoned (on autopilot, as after a resign); the others' places are
-    `forfeit_places`. The game is no longer rated: ratings measure games played.
+    `forfeit_places`. Whether it is still rated the ratings decide (`_end`).
     Returns whether the game was ended (False: already over)."""
     absent = {int(n) for n in absent_seats}
     if not absent:
@@ -60,9 +63,6 @@ def do_forfeit_game(*, game_id: int, absent_seats, now=None) -> bool:
         seats = store.game_seats(game)
         if not absent <= set(seats):
             raise MoveRefused(_("That seat is not at the table."))
-        if game.rated:  # a game nobody played out against an absent player is not rated (as a chess forfeit)
-            game.rated = False
-            Game.objects.filter(pk=game.pk).update(rated=False)
         end_without(game, seats, position_of(game), absent, FORFEIT, None, now or timezone.now())
     return True
 
@@ -105,13 +105,18 @@ def do_adjudicate_game(*, game_id: int, places: dict, by_id: int | None, now=Non
 def _end(game: Game, position, seats: dict, places: dict, losers: list, reason: str, by_id, now) -> None:
     game.status = Game.Status.FINISHED
     game.finished_at = now
+    ended = {"reason": reason, "by": by_id, "at": now.isoformat(), "moves": game.move_count}
     game.result = {
         "places": {str(n): places[n] for n in sorted(places)},
         "durak": losers[0] if len(losers) == 1 else None,
         "losers": list(losers),
         "draw": not losers,
-        "ended": {"reason": reason, "by": by_id, "at": now.isoformat(), "moves": game.move_count},
+        "ended": ended,
     }
+    if game.rated and not extensions.rated_when_ended(ended, game.move_count):
+        # Decided before real play (ratings' rule): the finish below says so to every receiver.
+        game.rated = False
+        Game.objects.filter(pk=game.pk).update(rated=False)
     for seat in seats.values():
         seat.place = places[seat.number]
         seat.counted_place = places[seat.number]

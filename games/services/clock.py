@@ -14,6 +14,10 @@ Two cases, both re-derived from the database:
   is open (`TableSeat.offline_since`, games.services.presence), he gets one extra
   wait of `settings.DISCONNECT_GRACE_SECONDS` per game before the timeout counts
   (`grant_grace`, called by play.do_advance_game).
+- A tournament player has not come to his table yet. The event's no-show rule decides
+  his game when its grace (`Table.arrival_grace`) is over, after each deal: until then
+  his turn never times out, so the autopilot never plays for someone who never arrived
+  (`wait_for_arrival`, called by play.do_advance_game).
 
 One more rule of the turn timer: a seat that went berserk in an arena game
 (`GameSeat.berserk`, play.do_go_berserk) has half the table's timer (`turn_timer`).
@@ -28,6 +32,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games import selectors
 from games.models import Game, SweepHeartbeat, TableSeat
 
 OUTAGE_SECONDS = 5  # default of settings.CLOCK_OUTAGE_SECONDS: five missed sweeps in a row
@@ -100,6 +105,23 @@ def grant_grace(game: Game, waited_for: list, now) -> bool:
         seat.grace_used = True
         seat.save(update_fields=["grace_used"])
     game.deadline = now + grace_period()
+    return True
+
+
+def wait_for_arrival(game: Game, waited_for: list, now) -> bool:
+    """The turn of the game's awaited human seats (`waited_for`, GameSeat rows) has run out
+    within the table's arrival grace while one of them has not come to the table (no socket
+    opened from his seat, no move of his own): the timer waits until the grace is over, and
+    a turn more, so the no-show rule ends the game first and one who comes late still has
+    his turn. Returns whether it waits; the caller saves the game's deadline. Runs with the
+    game row locked."""
+    grace = game.table.arrival_grace
+    if not grace or now >= game.started_at + grace:
+        return False
+    users = {seat.user_id for seat in waited_for if seat.user_id is not None}
+    if not users or users <= selectors.users_who_came(game.table_id):
+        return False
+    game.deadline = game.started_at + grace + timedelta(seconds=game.turn_seconds or 0)
     return True
 
 

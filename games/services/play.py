@@ -235,7 +235,7 @@ def do_advance_game(*, game_id: int, now=None) -> int:
         graced = False
         if timer_due:
             waited_for = [seats[n] for n in position.to_move() if not seats[n].is_bot_controlled]
-            graced = clock.grant_grace(game, waited_for, now)
+            graced = clock.wait_for_arrival(game, waited_for, now) or clock.grant_grace(game, waited_for, now)
         if timer_due and not graced:
             made = _expire_turns(game, position, seats, now, events)
         if not made and bot_due:

@@ -47,13 +47,16 @@ def do_create_table(
     start: bool = False,
     rematch: bool = True,
     managed_by_event: bool = False,
+    arrival_grace=None,
 ) -> Table:
     """Open a table. The host sits at seat 0; code (a tournament round) may seat
     given users (`seat_users`, one per seat or None) and bots, and start at once.
     With `rematch=False` (a tournament round's table) players never deal there:
     the code that opened it deals its games (`do_deal_next_game`).
     With `managed_by_event=True` (a tournament round's table) its seats are fixed:
-    nobody joins, leaves, or seats a bot there, at any moment."""
+    nobody joins, leaves, or seats a bot there, at any moment. `arrival_grace` (a timedelta:
+    a tournament's no-show grace) keeps the turn timer off a player who has not come yet for
+    that long after each deal (games.services.clock.wait_for_arrival)."""
     if turn_seconds not in TURN_TIMER_CHOICES:
         raise TableRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
     if host is not None and seat_users is None and not managed_by_event:
@@ -99,6 +102,7 @@ def do_create_table(
             bot_level=bot_level,
             rematch=rematch,
             managed_by_event=managed_by_event,
+            arrival_grace=arrival_grace,
         )
         if host is not None and not users:
             users = [host]

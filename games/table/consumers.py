@@ -14,6 +14,7 @@ Client → server frames (JSON objects):
     {"chat": "hello"}
     {"emote": "thanks"}                         (a key of games.services.emotes.EMOTES)
     {"mute_emotes": "table" | "everywhere", "muted": "1" | "0"}
+    {"heartbeat": "here" | "away"}              (the page's heartbeat: games.table.heartbeat)
 Server → client frames: HTML, top-level elements with `hx-swap-oob` (see
 `games.table.rendering`): the whole `#table-state` + `#table-log` on connect and
 re-sync; after a change only the regions of the state that changed for this
@@ -23,10 +24,13 @@ rendered once per change, process and language: `rendering.shared_regions_of`),
 same frame as the state that shows the move), and chat lines
 appended to `#chat-messages` (on connect: the whole recent chat).
 
-Every frame gets an answer (`#table-error`, empty when accepted) and leaves the
-socket open, however malformed it is. A group message is only a nudge: a
-socket that missed one (a failed notification) catches up when one of its
-actions is refused and on its periodic re-sync (`TABLE_RESYNC_SECONDS`), which
+Every frame gets an answer (`#table-error`, empty when accepted; a heartbeat's is
+`heartbeat.ANSWER`) and leaves the socket open, however malformed it is. A socket
+that has sent a heartbeat and then falls silent is closed: its player's network is
+gone (games.table.heartbeat).
+
+A group message is only a nudge: a socket that missed one (a failed notification)
+catches up when one of its actions is refused and on its periodic re-sync (`TABLE_RESYNC_SECONDS`), which
 re-reads the snapshot and the chat from the database.
 """
 
@@ -50,7 +54,7 @@ from games.selectors import emote_mutes, recent_chat, table_snapshot
 from games.services import chat, emotes, notify, presence
 from games.services.play import do_player_move
 
-from . import presenters, rendering
+from . import heartbeat, presenters, rendering
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +113,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.claim_timer = None  # re-renders when a claim over a player gone offline opens
         self.log_memo = {}  # this socket's formatted log lines (presenters.log.log_lines)
         self.view = rendering.LiveView(self.language, self.csrf_token)  # what this socket has sent
+        self.heard_at = asyncio.get_running_loop().time()  # the last frame from the browser
+        self.handling = 0  # frames being handled now (a move waiting for the database is no silence)
+        self.away = False  # its last heartbeat said the tab is hidden
+        self.heartbeat_task = None  # watches the silence once the page has sent its first beat
         # Join first, then read: a change committed meanwhile arrives as a message.
         await self.channel_layer.group_add(self.group, self.channel_name)
         loaded = await database_sync_to_async(self._load)()
@@ -146,7 +154,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return snapshot, events, replayed, emote_mutes(self.table_id, self.user_id)
 
     async def disconnect(self, code):
-        timers = ("resync_task", "answer_timer", "claim_timer")
+        timers = ("resync_task", "answer_timer", "claim_timer", "heartbeat_task")
         for pending in (getattr(self, name, None) for name in timers):
             if pending is not None:
                 pending.cancel()
@@ -245,6 +253,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ frames from the browser
 
     async def receive(self, text_data=None, bytes_data=None):
+        self._heard()
+        self.handling += 1
         with translation.override(self.language):
             try:
                 await self._receive(text_data, bytes_data)
@@ -252,6 +262,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # Never close a player's socket over one frame: he gets an answer, nothing changed.
                 log.exception("table %s: a frame could not be handled", self.table_id)
                 await self._error(pgettext("table", "That message could not be handled: nothing changed."))
+            finally:
+                self.handling -= 1
+                self._heard()
 
     async def _receive(self, text_data, bytes_data):
         data, refusal = _frame_data(text_data)
@@ -267,7 +280,40 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self._mute_emotes(data["mute_emotes"], data.get("muted"))
         if "action" in data:
             return await self._action(data)
+        if "heartbeat" in data:
+            return await self._heartbeat(data["heartbeat"])
         return await self._error(pgettext("table", "Malformed message: it has no action."))
+
+    # ------------------------------------------------------------ heartbeat
+
+    def _heard(self):
+        self.heard_at = asyncio.get_running_loop().time()
+
+    async def _heartbeat(self, beat):
+        if beat not in heartbeat.BEATS:
+            return await self._error(pgettext("table", "Malformed message: a heartbeat is “here” or “away”."))
+        self.away = beat == "away"
+        if self.heartbeat_task is None:
+            self.heartbeat_task = asyncio.ensure_future(self._watch_silence())
+        await self.send(text_data=heartbeat.ANSWER)
+
+    async def _watch_silence(self):
+        """A page that beats and then falls silent has lost its network (its frames wait in
+        the phone): its player is gone as if he had closed the tab."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(heartbeat.beat_seconds())
+            if self.handling or loop.time() - self.heard_at < heartbeat.silence_limit(self.away):
+                continue
+            log.info("table %s: a socket fell silent", self.table_id)
+            if self.seat is not None:
+                try:
+                    await database_sync_to_async(presence.do_mark_offline)(table_id=self.table_id, user_id=self.user_id)
+                except Exception:  # the close below marks him again
+                    log.exception("table %s: could not mark a silent seat offline", self.table_id)
+            self.heartbeat_task = None  # (the close cancels nothing: this task ends here)
+            await self.close(code=heartbeat.SILENT_CLOSE_CODE)
+            return
 
     async def _action(self, data):
         action = data["action"]

@@ -7,7 +7,7 @@ from django.urls import reverse
 from games import extensions, permissions, positions, selectors, signals
 from games.services import emotes
 
-from . import presenters, rendering
+from . import heartbeat, presenters, rendering
 
 
 def table(request, table_id: int):
@@ -24,6 +24,7 @@ def table(request, table_id: int):
     context["page_notes"], context["page_title"] = _page_notes(table_id, request)
     context["seat_actions"] = extensions.seat_actions(request, context["table"], game, seat)
     context["can_chat"] = user_id is not None
+    context["heartbeat_seconds"] = heartbeat.beat_seconds()
     context["emotes"], context["emote_mutes"] = emotes.emote_choices(), selectors.emote_mutes(table_id, user_id)
     token = selectors.invite_token_for(table_id, request.user)
     if token:

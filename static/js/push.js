@@ -23,7 +23,12 @@
       credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
       body: JSON.stringify(body)
-    }).then(function (response) { if (!response.ok) { throw new Error(String(response.status)); } });
+    }).then(function (response) {
+      if (response.ok) { return; }
+      // The site's refusal, in the person's language, rather than a bare status code.
+      return response.json().catch(function () { return {}; })
+        .then(function (answer) { throw new Error(answer.error || String(response.status)); });
+    });
   }
 
   function setup(box) {
@@ -41,7 +46,7 @@
       }).then(function (subscription) {
         return post(box.dataset.url, subscription.toJSON());
       }).then(function () { box.classList.add("subscribed"); say(box.dataset.on); })
-        .catch(function (error) { say(String(error)); });
+        .catch(function (error) { say(error.message); });
     });
     box.querySelector(".push-off").addEventListener("click", function () {
       ready.then(function (registration) { return registration.pushManager.getSubscription(); })
@@ -50,7 +55,7 @@
           return post(box.dataset.url, {unsubscribe: true, endpoint: subscription.endpoint})
             .then(function () { return subscription.unsubscribe(); });
         }).then(function () { box.classList.remove("subscribed"); say(box.dataset.off); })
-        .catch(function (error) { say(String(error)); });
+        .catch(function (error) { say(error.message); });
     });
   }
 

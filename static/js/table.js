@@ -106,6 +106,14 @@
    * own), and the page retries after every close: at most 2 s apart, with jitter so
    * a restarted server is not met by every browser at once, and at once when the
    * device is back online or the tab is shown again.
+   *
+   * A phone that loses its network does not close its socket: what it sends waits in
+   * the phone, to be sent when the network is back. So the page beats
+   * (games.table.heartbeat): a beat every data-heartbeat seconds ("away" while the tab
+   * is hidden), each answered by the server with a frame that swaps nothing. A beat
+   * left unanswered for two beats, or the browser saying it is offline, and the page
+   * counts itself offline as when the socket closes: it closes that socket (what waits
+   * in it is never sent) and opens a new one once the network is back.
    */
   var wasOffline = false;
   var bannerTimer = null;
@@ -158,8 +166,46 @@
     }, retryDelay(retries));
   }
 
+  var HEARTBEAT_ANSWER = "<!-- heartbeat -->";
+  var ANSWER_WAIT_BEATS = 2;
+  var beatMs = 0;  // from the page (data-heartbeat); 0: no beats
+  var lastBeat = 0;
+  var unanswered = 0;  // when the oldest beat with no answer yet went (0: none)
+
+  function lose() {
+    var old = socket;
+    unanswered = 0;
+    wasOffline = true;
+    setOnline(false);
+    banner("lost");
+    if (old && old.readyState === WebSocket.OPEN) {
+      try { old.close(4000); } catch (e) { /* closed meanwhile */ }
+    }
+    scheduleReconnect();
+  }
+
+  function beat() {
+    if (!beatMs || !online || !socket || socket.readyState !== WebSocket.OPEN) { return; }
+    var now = Date.now();
+    if (unanswered && now - unanswered > ANSWER_WAIT_BEATS * beatMs) { lose(); return; }
+    if (now - lastBeat < beatMs) { return; }
+    lastBeat = now;
+    if (!unanswered) { unanswered = now; }
+    socket.send(JSON.stringify({ heartbeat: document.visibilityState === "hidden" ? "away" : "here" }));
+  }
+  setInterval(beat, 250);
+
+  // Anything from the server answers the beats; the answer itself swaps nothing.
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    unanswered = 0;
+    if (event.detail && event.detail.message === HEARTBEAT_ANSWER) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  });
+
   var wentOffline = false;
-  window.addEventListener("offline", function () { wentOffline = true; });
+  window.addEventListener("offline", function () { wentOffline = true; lose(); });
   window.addEventListener("online", function () {
     retries = 0;
     var stale = wentOffline && socket && socket.readyState === WebSocket.OPEN;
@@ -217,6 +263,8 @@
   document.addEventListener("htmx:wsOpen", function (event) {
     justOpened = true;
     retries = 0;
+    lastBeat = 0;  // the first beat at once: from it on the server times this socket
+    unanswered = 0;
     if (event.detail && event.detail.socketWrapper) { socketWrapper = event.detail.socketWrapper; }
     dropQueue(event.detail);  // anything queued while offline is stale
     setOnline(true);
@@ -384,6 +432,8 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    var root = live();
+    beatMs = root ? (Number(root.dataset.heartbeat) || 0) * 1000 : 0;
     setOnline(false);  // until the socket is open
     showSoundButton();
     turnAlerts();

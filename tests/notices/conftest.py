@@ -44,3 +44,28 @@ def run_at_once(monkeypatch):
 
     monkeypatch.setattr(notice_tasks.send_notice, "apply_async", run)
     return results
+
+
+# Where the tests' names resolve: the push services at public addresses, nothing through real DNS.
+PUBLIC_ADDRESS = "142.250.74.42"
+
+
+@pytest.fixture(autouse=True)
+def push_dns(monkeypatch):
+    """A table of names in place of DNS: `push_dns[host] = [addresses]`; a name not in it does not resolve."""
+    from notices import push
+
+    table = {
+        "fcm.googleapis.com": [PUBLIC_ADDRESS],
+        "updates.push.services.mozilla.com": ["2620:149:a44::1"],
+        "web.push.apple.com": ["17.253.144.10"],
+        "wns2-par02p.notify.windows.com": ["20.42.65.92"],
+    }
+
+    def resolve(host):
+        if host not in table:
+            raise OSError(f"{host} does not resolve")
+        return table[host]
+
+    monkeypatch.setattr(push, "resolver", resolve)
+    return table

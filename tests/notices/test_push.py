@@ -24,6 +24,7 @@ from notices import tasks as notice_tasks
 from notices.models import PushSubscription, Sent
 from tournaments.models import Round
 
+from .conftest import PUBLIC_ADDRESS
 from .helpers import make_event, players, register_all, start
 
 pytestmark = pytest.mark.django_db
@@ -125,8 +126,11 @@ class PushService:
 
 
 @pytest.fixture
-def push_service(vapid):
+def push_service(vapid, settings, push_dns):
+    """The local push service, stood in for a browser's: its host listed, its name at a public address."""
     service = PushService(vapid)
+    settings.PUSH_SERVICE_HOSTS = [*settings.PUSH_SERVICE_HOSTS, "127.0.0.1"]
+    push_dns["127.0.0.1"] = [PUBLIC_ADDRESS]
     yield service
     service.close()
 
@@ -205,13 +209,13 @@ def test_issue18_the_browser_posts_its_subscription_with_the_csrf_token(vapid, d
     page = client.get("/notices/preferences/")
     text = page.content.decode()
     assert f'data-key="{vapid}"' in text and "js/push.js" in text and "<script>" not in text
-    data = {"endpoint": "https://push.example/send/abc", "keys": {"p256dh": "BPk", "auth": "c2Vj"}}
+    data = {"endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": {"p256dh": "BPk", "auth": "c2Vj"}}
     body = json.dumps(data)
     assert client.post("/notices/push/subscription/", body, content_type="application/json").status_code == 403
     csrf = client.cookies["csrftoken"].value
     answer = client.post("/notices/push/subscription/", body, content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
     assert answer.status_code == 201
-    assert PushSubscription.objects.get(user=user).endpoint == "https://push.example/send/abc"
+    assert PushSubscription.objects.get(user=user).endpoint == "https://fcm.googleapis.com/fcm/send/abc"
     bad = client.post(
         "/notices/push/subscription/", '{"endpoint": 3}', content_type="application/json", HTTP_X_CSRFTOKEN=csrf
     )

@@ -49,3 +49,15 @@ def test_issue17_dev_py_manage_without_a_command_says_how_to_use_it(tmp_path):
     answered = dev("manage", database=tmp_path / "site.sqlite3")
     assert answered.returncode == 2
     assert "python3 dev.py manage createsuperuser" in answered.stderr
+
+
+def test_dev_py_backup_and_restore_work_on_the_sites_own_database(tmp_path):
+    database = tmp_path / "site.sqlite3"
+    assert dev("manage", "migrate", "--noinput", database=database).returncode == 0
+    made = dev("backup", str(tmp_path / "copy.sqlite3"), database=database)
+    assert made.returncode == 0, made.stderr
+    assert "copy.sqlite3" in made.stdout and (tmp_path / "copy.sqlite3").stat().st_size > 0
+    # a migrated database without an account holds no data: the restore goes through
+    restored = dev("restore", str(tmp_path / "copy.sqlite3"), database=database)
+    assert restored.returncode == 0, restored.stderr
+    assert dev("restore", database=database).returncode == 2  # the path is needed

@@ -88,6 +88,7 @@ print(json.dumps({
     "LOGIN_FAILURE_LIMIT": s.AXES_FAILURE_LIMIT,
     "LOGIN_COOLOFF_MINUTES": s.AXES_COOLOFF_TIME.total_seconds() / 60,
     "LOGIN_ADDRESS_FAILURE_LIMIT": s.LOGIN_ADDRESS_FAILURE_LIMIT,
+    "BACKUP_DIR": str(s.BACKUP_DIR), "BACKUP_KEEP": s.BACKUP_KEEP,
     **{name: getattr(s, name) for name in (
         "MAX_WAITING_TABLES", "TABLE_CREATE_RATE", "GUEST_CREATE_RATE", "SIGNUP_RATE", "PAIR_INVITE_RATE",
         "MAIL_LINK_RATE", "SOCKETS_PER_USER", "SOCKETS_PER_ADDRESS", "SOCKET_LEASE_SECONDS", "REVIEWS_PER_DAY",
@@ -125,6 +126,7 @@ def literal(text: str):
 
 # Rows whose default is a sentence rather than one value per variable, each with its own check below.
 SPOKEN_DEFAULTS = {
+    "BACKUP_DIR",
     "DATABASE_URL",
     "REDIS_URL",
     "SECRET_KEY",
@@ -182,6 +184,8 @@ def test_issue21_the_spoken_defaults_of_the_configuration_table():
     assert "journal_mode=WAL" in production["init_command"] and production["CONN_MAX_AGE"] is None
     assert rows["SQLITE_PATH"] == "`db.sqlite3` in the project"
     assert settings_with(SECRET_KEY=key, SQLITE_PATH="/tmp/other.sqlite3")["NAME"] == "/tmp/other.sqlite3"
+    assert rows["BACKUP_DIR"].startswith("`db-backups` in the project")
+    assert production["BACKUP_DIR"] == str(Path(production["BASE_DIR"]) / "db-backups")
 
     assert rows["DATABASE_POOL_MIN_SIZE"] == "`2`, `10`"
     postgres = settings_with(SECRET_KEY=key, DATABASE_URL="postgres://user:pass@host:5432/durak")

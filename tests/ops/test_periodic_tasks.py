@@ -27,6 +27,7 @@ SITE_TASKS = (
     "ratings.tasks.sweep_unrated",
     "tournaments.tasks.sweep_events",
     "reviews.tasks.sweep_reviews",
+    "backups.tasks.nightly_backup",
 )
 PER_VARIANT = {"ratings.tasks.recompute", "ratings.tasks.sweep_unrated"}
 EDITABLE = ("task", "interval_id", "crontab_id", "args", "queue", "expire_seconds", "enabled")

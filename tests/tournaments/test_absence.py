@@ -301,7 +301,7 @@ def test_the_director_adjudicates_a_pair_table(director):
     first, second = rt.entrants
     absence.do_adjudicate_game(tournament_id=event.pk, round_table_id=rt.pk, places={first: 2, second: 1}, by=director)
     game = latest_game(rt.table_id)
-    assert game.is_over and game.rated, "an adjudicated game keeps its rating"
+    assert game.is_over and not game.rated, "adjudicated before real play: not rated (ratings.counted)"
     losers = sorted(game.seats.filter(is_loser=True).values_list("number", flat=True))
     assert losers == [0, 2], "the first pair sits at seats 0 and 2"
     assert Result.objects.get(entrant_id=first).is_durak and Result.objects.get(entrant_id=second).place == 1
@@ -315,3 +315,88 @@ def test_the_beat_sweep_forfeits_the_no_show():
     tasks.sweep_events()
     assert Result.objects.get(entrant=entrant_of(event, boris), round__number=1).absent
     assert Result.objects.get(entrant=entrant_of(event, anna), round__number=1).place == 1
+
+
+# ------------------------------------------------- no autopilot, no rating, before real play
+
+
+def rate(game) -> int:
+    from ratings import services as rating_services
+
+    return rating_services.rate_game(game.pk)
+
+
+def test_a_no_show_at_a_timer_table_is_not_autopiloted_before_the_grace_and_his_forfeit_is_not_rated(client):
+    """Seen: three timeouts (45 s at 15 s a move) came before the grace was over, the bot
+    played the whole game and it was rated (the no-show 25 -> 21.8, the others moved too)."""
+    from ratings.models import RatingChange
+
+    anna, boris = make_users(2, prefix="ta")
+    event = make_event(table_size=2, rounds=2, turn_seconds=15, rated=True, pause_between_rounds=timedelta(hours=1))
+    start(event, [anna, boris])
+    rt = RoundTable.objects.get(round__tournament=event, round__number=1)
+    presence.do_mark_seen(table_id=rt.table_id, user_id=anna.pk)
+    game = latest_game(rt.table_id)
+    boris_seat = game.seats.get(user=boris)
+    # Whoever's turn it is, every timer of the grace runs out: Anna moves when it is hers.
+    clock = game.started_at
+    while clock < game.started_at + event.no_show_grace - timedelta(seconds=5):
+        clock += timedelta(seconds=16)
+        position = positions.position_of(game)
+        seat = position.to_move()[0]
+        if seat != boris_seat.number:
+            action = bots.get_bot("heuristic", seed=game.move_count).choose(position.view(seat))
+            play.do_player_move(game_id=game.pk, user=anna, action=action, expected_seat=seat)
+        play.do_advance_game(game_id=game.pk, now=clock)
+        game = Game.objects.get(pk=game.pk)
+        boris_seat.refresh_from_db()
+        assert not game.is_over and not boris_seat.autopilot and boris_seat.timeouts_in_row == 0
+    assert not Move.objects.filter(game=game, seat=boris_seat.number).exclude(source="player").exists()
+
+    absence.do_forfeit_no_shows(now=game.started_at + event.no_show_grace + timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.result["ended"]["reason"] == "forfeit" and not game.rated
+    assert rate(game) == 0 and not RatingChange.objects.exists()
+    lost = Result.objects.get(entrant=entrant_of(event, boris), round__number=1)
+    assert (lost.place, lost.points, lost.is_durak, lost.absent) == (2, 0.0, True, True)
+    client.force_login(anna)
+    record = client.get(f"/games/{game.pk}/").content.decode()
+    forfeit_rule = "Без рейтинга: партия решена неявкой (игрок не пришёл к столу). Рейтинг учитывает сыгранные партии."
+    assert forfeit_rule in record
+
+
+def test_a_game_adjudicated_after_six_moves_is_not_rated_and_its_record_says_why(director, client):
+    """Seen: a 6-move adjudicated game was rated."""
+    from ratings.models import RatingChange
+
+    from .helpers import player_move
+
+    users = make_users(4, prefix="sx")
+    event = make_event(table_size=4, rounds=1, rated=True)
+    start(event, users)
+    rt = RoundTable.objects.get(round__tournament=event)
+    for user in users:
+        presence.do_mark_seen(table_id=rt.table_id, user_id=user.pk)
+    game = latest_game(rt.table_id)
+    for _ in range(6):
+        assert player_move(game.pk)
+    places = {pk: i for i, pk in enumerate(rt.entrants, start=1)}
+    absence.do_adjudicate_game(tournament_id=event.pk, round_table_id=rt.pk, places=places, by=director)
+    game.refresh_from_db()
+    assert game.move_count == 6 and game.result["ended"]["reason"] == "adjudicated"
+    assert not game.rated and rate(game) == 0 and not RatingChange.objects.exists()
+    client.force_login(users[0])
+    record = client.get(f"/games/{game.pk}/").content.decode()
+    assert (
+        "Без рейтинга: партия решена без доигрывания после 6 ходов, до настоящей игры "
+        "(так решённая партия учитывается с 20 ходов)." in record
+    )
+
+
+def test_a_game_adjudicated_after_real_play_is_rated():
+    from ratings import counted
+
+    assert counted.counts({"reason": "adjudicated"}, counted.REAL_PLAY_MOVES)
+    assert not counted.counts({"reason": "adjudicated"}, counted.REAL_PLAY_MOVES - 1)
+    assert not counted.counts({"reason": "forfeit"}, 200)
+    assert counted.counts(None, 3), "a game played to its last move counts however short"

@@ -294,7 +294,7 @@ def test_bad_input_is_refused():
     bracket = double_elimination_bracket([1, 2, 3, 4])
     with pytest.raises(ValueError, match="not a side"):
         double_elimination_state(bracket, {W(1, 1): 2})
-    with pytest.raises(ValueError, match="waiting"):
+    with pytest.raises(ValueError, match="pending"):
         double_elimination_state(bracket, {W(2, 1): 1})
     with pytest.raises(ValueError, match="no such match"):
         double_elimination_state(bracket, {W(3, 1): 1})

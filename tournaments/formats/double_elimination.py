@@ -47,10 +47,10 @@ from .seating import check_entrants
 BRACKETS = ("W", "L", "GF", "GF2")
 
 #: A match's ``status``: ``ready`` (both sides known, no winner yet), ``played`` (has its winner),
-#: ``waiting`` (a side is not known yet), ``bye`` (one side can never come: the other goes through
+#: ``pending`` (a side is not known yet), ``bye`` (one side can never come: the other goes through
 #: unplayed, as soon as it is known), ``empty`` (neither side can come: byes on both sides),
 #: ``not_needed`` (the reset final after the winners' side won the grand final).
-MATCH_STATUSES = frozenset({"ready", "played", "waiting", "bye", "empty", "not_needed"})
+MATCH_STATUSES = frozenset({"ready", "played", "pending", "bye", "empty", "not_needed"})
 
 #: Permutations tried for a drop round of more than ``ALL_ORDERS_UPTO`` matches (all of them below).
 ALL_ORDERS_UPTO = 4
@@ -394,7 +394,7 @@ def double_elimination_state(bracket: Bracket, results: Mapping[MatchId | tuple 
                 winner = won[match_id] = through
                 byes[through] += 1
         elif a is None or b is None:
-            status = "waiting"
+            status = "pending"
         elif match_id in results:
             winner = results[match_id]
             if winner not in (a, b):

@@ -10,7 +10,8 @@ from django.utils.translation import pgettext_lazy
 from games import selectors as games_selectors
 from games.choices import Variant
 
-from .. import notify, registry, standings
+from .. import notify, registry
+from .. import standings as tiebreak_rules
 from ..formats.search import Seater
 from ..formats.seating import repeat_pairs
 from ..models import Entrant, Pair, Result, Round, StuckStep, Tournament
@@ -76,19 +77,19 @@ STANDING_TEXTS = {
 
 def tiebreak_texts(event: Tournament) -> list[str]:
     """The event's tie-breaks as the rules text names them (each metric's label), in order."""
-    return [str(standings.METRICS[name].label) for name in event_tiebreaks(event)]
+    return [str(tiebreak_rules.METRICS[name].label) for name in event_tiebreaks(event)]
 
 
-def tiebreak_columns(event: Tournament) -> list[standings.Metric]:
+def tiebreak_columns(event: Tournament) -> list[tiebreak_rules.Metric]:
     """The event's tie-breaks in order: the columns its standings show after the points."""
-    return [standings.METRICS[name] for name in event_tiebreaks(event)]
+    return [tiebreak_rules.METRICS[name] for name in event_tiebreaks(event)]
 
 
-def tiebreak_cell(metric: standings.Metric, value) -> dict:
+def tiebreak_cell(metric: tiebreak_rules.Metric, value) -> dict:
     return {"name": metric.name, "value": value, "number": metric.number(value), "text": metric.text(value)}
 
 
-def standing_state(event: Tournament, entrant: Entrant, line: standings.Line) -> str:
+def standing_state(event: Tournament, entrant: Entrant, line: tiebreak_rules.Line) -> str:
     """Withdrawn and disqualified say so; the others say where the event is: registered (or checked
     in) before it starts, "did not check in", playing while it runs, finished (a knockout's winner:
     winner) after it ends."""
@@ -121,7 +122,7 @@ def standings_table(event: Tournament) -> list[dict]:
                 "entrant": line.entrant,
                 "name": names.get(line.entrant, "?"),
                 "points": line.points,
-                **line.values,  # every metric's value by name (standings.METRICS)
+                **line.values,  # every metric's value by name (tiebreak_rules.METRICS)
                 # The event's tie-breaks in its order: each value, and its text as the metric prints it.
                 "tiebreaks": [tiebreak_cell(metric, line.values[metric.name]) for metric in columns],
                 "rating": line.rating,  # None: provisional or unrated
@@ -151,16 +152,19 @@ def start_numbers(event: Tournament) -> dict[int, int]:
 
 
 def crosstable(event: Tournament) -> dict:
-    """Rounds as columns, entrants in standings order (each with his start number). Per round a
+    """Rounds as columns (an arena: each entrant's games, `by_games`), entrants in standings
+    order (each with his start number). Per round a
     cell: the table number (None for a bye), the table-mates met there in seat order (start number
     and name), the place at that table, the round's points as the standings count them, and
     whether it was a bye; None for a round not played. The place is the game's place when the
     table played one game that round; with several games (`places` lists each), the place by the
     round's points at the table: 1 + the table-mates who scored more."""
-    rounds = list(event.round_set.order_by("number").values_list("number", flat=True))
     names = entrant_names(event)
     numbers = start_numbers(event)
     lines = standings_table(event)
+    if registry.of(event).continuous:
+        return _crosstable_by_games(event, lines, names, numbers)
+    rounds = list(event.round_set.order_by("number").values_list("number", flat=True))
     by_round = {line["entrant"]: line["by_round"] for line in lines}
     cells: dict[int, dict[int, dict]] = {}
     results = Result.objects.filter(round__tournament=event).select_related("round", "round_table")
@@ -195,7 +199,35 @@ def crosstable(event: Tournament) -> dict:
     for line in lines:
         mine = cells.get(line["entrant"], {})
         rows.append({**line, "start": numbers.get(line["entrant"]), "cells": [mine.get(n) for n in rounds]})
-    return {"rounds": rounds, "rows": rows}
+    return {"rounds": rounds, "rows": rows, "by_games": False}
+
+
+def _crosstable_by_games(event: Tournament, lines: list[dict], names: dict, numbers: dict) -> dict:
+    """An event with no rounds (an arena: one round holding every game): a column per game of
+    each entrant, his first, second, ... in the order he played them (its table number is the
+    order dealt), with that game's table, table-mates, place and points."""
+    cells: dict[int, list[dict]] = {}
+    results = Result.objects.filter(round__tournament=event, round_table__isnull=False).select_related("round_table")
+    for r in results.order_by("round_table__number", "pk"):
+        rt = r.round_table
+        mates = [pk for pk in rt.entrants if pk != r.entrant_id]
+        cells.setdefault(r.entrant_id, []).append(
+            {
+                "table": rt.number,
+                "bye": False,
+                "places": [r.place] if r.place is not None else [],
+                "place": r.place,
+                "duraks": int(r.is_durak),
+                "points": r.points,
+                "opponents": [{"entrant": pk, "start": numbers.get(pk), "name": names.get(pk, "?")} for pk in mates],
+            }
+        )
+    most = max((len(games) for games in cells.values()), default=0)
+    rows = []
+    for line in lines:
+        mine = cells.get(line["entrant"], [])
+        rows.append({**line, "start": numbers.get(line["entrant"]), "cells": mine + [None] * (most - len(mine))})
+    return {"rounds": list(range(1, most + 1)), "rows": rows, "by_games": True}
 
 
 def round_view(event: Tournament, user=None) -> dict | None:

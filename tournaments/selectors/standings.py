@@ -48,7 +48,7 @@ def standings_of(event: Tournament) -> list[standings.Line]:
         ratings,
         groups={e.pk: standing_group(event, e, played) for e in entrants},
         seeds={e.pk: e.seed for e in entrants},
-        eliminated={e.pk: e.eliminated_in_round for e in entrants},
+        eliminated=registry.of(event).rounds_reached(event, entrants),
         knockout=registry.of(event).knockout,
         tiebreaks=event_tiebreaks(event),
         event_key=event.pk,

@@ -187,6 +187,7 @@ def _substitute_partner(*, tournament_id: int, by, entrant_id: int, user, replac
             start=True,
             rematch=False,
             managed_by_event=True,
+            arrival_grace=event.no_show_grace,
         )
         rt.table = table
         rt.save(update_fields=["table"])

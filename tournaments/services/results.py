@@ -185,19 +185,25 @@ def _finish_round(event: Tournament, round_: Round, now) -> list[str]:
     return done
 
 
+def table_places(rt: RoundTable) -> dict[int, int]:
+    """A knockout table's places from its summed points, every place decided: equal totals go to
+    the better seed (the earlier seat), as a knockout needs a decision."""
+    totals = dict.fromkeys(rt.entrants, 0.0)
+    for entrant_id, points in rt.results.values_list("entrant_id", "points"):
+        totals[entrant_id] += points
+    ranked = sorted(totals, key=lambda pk: (-totals[pk], rt.entrants.index(pk)))
+    return {pk: place for place, pk in enumerate(ranked, start=1)}
+
+
 def eliminate(event: Tournament, round_: Round) -> None:
-    """Knockout: the format says who goes on from each table's summed points."""
-    table_results = []
-    for rt in round_.tables.all():
-        totals = dict.fromkeys(rt.entrants, 0.0)
-        for entrant_id, points in rt.results.values_list("entrant_id", "points"):
-            totals[entrant_id] += points
-        # Equal totals: the better seed (earlier seat) goes on; a knockout needs a decision.
-        ranked = sorted(totals, key=lambda pk: (-totals[pk], rt.entrants.index(pk)))
-        table_results.append({pk: place for place, pk in enumerate(ranked, start=1)})
-    survivors = registry.of(event).going_on(event, round_, table_results)
-    seated = {pk for rt in round_.tables.all() for pk in rt.entrants}
-    Entrant.objects.filter(pk__in=seated - survivors).update(eliminated_in_round=round_.number)
+    """Knockout: the format says who goes on from each table's summed points; whoever was out
+    already (a third-place match's players) keeps the round he went out in."""
+    tables = sorted(round_.tables.all(), key=lambda rt: rt.number)
+    survivors = registry.of(event).going_on(event, round_, [table_places(rt) for rt in tables])
+    seated = {pk for rt in tables for pk in rt.entrants}
+    Entrant.objects.filter(pk__in=seated - survivors, eliminated_in_round=None).update(
+        eliminated_in_round=round_.number
+    )
 
 
 def finish_event(event: Tournament, now) -> None:

@@ -104,6 +104,7 @@ def open_round_tables(event: Tournament, round_: Round, tables=None) -> dict[int
             start=True,
             rematch=False,  # the event deals each game of the round, players never do
             managed_by_event=True,  # and its seats are fixed: nobody leaves or joins, between games too
+            arrival_grace=event.no_show_grace,  # the no-show rule decides, not three timeouts
         )
         rt.table = table
         rt.save(update_fields=["table"])

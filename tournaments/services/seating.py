@@ -34,7 +34,9 @@ log = logging.getLogger(__name__)
 def drop_ineligible(event: Tournament, round_: Round) -> None:
     """A director's seating made earlier: who withdrew since sits nowhere; a table left
     with one entrant makes him sit out (a bye)."""
-    eligible = {e.pk for e in eligible_for_round(event, round_.number)}
+    eligible = {e.pk for e in eligible_for_round(event, round_.number)} | registry.of(event).also_seated(
+        event, round_.number
+    )
     byes = [pk for pk in round_.byes if pk in eligible]
     for rt in round_.tables.all():
         present = [pk for pk in rt.entrants if pk in eligible]

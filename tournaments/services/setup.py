@@ -65,6 +65,8 @@ def validate_event(tournament: Tournament) -> None:
             _("This format is played only at tables of these sizes: %(sizes)s."),
             sizes=", ".join(str(size) for size in event_format.table_sizes),
         )
+    if tournament.third_place_match and not (event_format.third_place and tournament.entrants_per_table == 2):
+        raise TournamentRefused(_("Only a knockout at tables of two can have a third-place match."))
     if tournament.turn_seconds not in game_tables.TURN_TIMER_CHOICES:
         raise TournamentRefused(_("The turn timer is none, 15, 30 or 60 seconds."))
     if event_format.continuous:
@@ -114,6 +116,7 @@ def do_copy_event(*, tournament_id: int, by=None, shift: timedelta = timedelta(d
             max_entrants=source.max_entrants,
             arena_minutes=source.arena_minutes,
             berserk_allowed=source.berserk_allowed,
+            third_place_match=source.third_place_match,
             points_table=source.points_table,
             tiebreaks=list(source.tiebreaks or []),
             created_by=by,

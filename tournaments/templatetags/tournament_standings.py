@@ -3,15 +3,15 @@ and the event's tie-breaks in order, as rules text and as columns (all from tour
 
 from django import template
 
-from tournaments import selectors, standings
+from tournaments import registry, selectors, standings
 
 register = template.Library()
 
 
 @register.simple_tag
 def bracket_of(event):
-    """selectors.bracket(event): None unless the event is a knockout with a round."""
-    return selectors.bracket(event)
+    """What the event's format draws in its `bracket_template` (None: nothing yet)."""
+    return registry.of(event).bracket(event)
 
 
 @register.simple_tag
