@@ -71,7 +71,7 @@ def test_the_end_of_a_game_and_play_again_fit_a_phone_screen(browser, daphne_ser
             page.locator("#t-seating .t-btn-start").click()
             page.wait_for_function(
                 "([g]) => { const s = document.getElementById('table-state');"
-                " return s.dataset.game && s.dataset.game !== g && !s.classList.contains('over'); }",
+                " return s && s.dataset.game && s.dataset.game !== g && !s.classList.contains('over'); }",
                 arg=[game],
             )
             page.locator("#table-state .t-hand .t-card").first.wait_for()
