@@ -169,13 +169,12 @@ def table_leave(request, table_id: int):
 
 @table_action
 def table_start(request, table_id: int):
+    # An agreement that waits for the others is said by the table's own seating region
+    # (state.html), which the deal replaces live; a page message would stay through the game.
     try:
-        game = tables.do_start_game(table_id=table_id, user=request.user)
+        tables.do_start_game(table_id=table_id, user=request.user)
     except Refusal as refusal:
         messages.error(request, str(refusal))
-    else:
-        if game is None:
-            messages.info(request, _("You agreed to play again: the game is dealt when everyone at the table agrees."))
     return _back_to_table(table_id)
 
 

@@ -209,6 +209,10 @@ def game_record(request, game_id: int):
         return render(request, POSITION_PARTIAL, position)
     context.update(position)
     context["result_rows"] = _result_rows(game, names)
+    # A draw with a leaver is none for him: he counts as last, the others finished level.
+    context["level_but_left"] = bool((game.result or {}).get("draw")) and any(
+        info["seat"].abandoned for info in names.values()
+    )
     # What other apps add to the record (a review and its marks): games.extensions.
     context["record_panels"] = extensions.record_panels(request, game)
     marks = extensions.move_marks(request, game)

@@ -14,7 +14,7 @@ from games.services import claim
 from games.services.play import result_places, return_counts_normally
 
 from .cards import buttons, hand_cards, table_pairs
-from .log import LOG_LIMIT, log_lines
+from .log import LOG_LIMIT, closing_lines, log_lines
 from .talk import declarations, timeout_note, unplayable_reason
 
 SEAT_ACTIONS = ("join", "leave", "start", "bot", "resign", "back", "finish", "claim")  # POST views of games/lobby
@@ -109,6 +109,17 @@ def _role(view: dict, s: dict) -> str:
     if view["table"] and (s["to_move"] or s["passed"]):
         return "thrower"
     return ""
+
+
+def _stopped(view: dict) -> dict:
+    """The view of a game ended off the cards: over, nobody to move, no action open."""
+    return {
+        **view,
+        "is_over": True,
+        "to_move": [],
+        "legal_actions": [],
+        "seats": [{**s, "to_move": False, "passed": False} for s in view["seats"]],
+    }
 
 
 def _presence(game_seat: dict | None, offline: dict) -> str:
@@ -269,6 +280,11 @@ def table_context(
         viewer_seat = None
     view = position.view(viewer_seat)
     final_result = position.result() if position.is_over else None  # public once over
+    ended_off_the_cards = game.get("status") == "finished" and not view["is_over"]
+    if ended_off_the_cards:
+        # Claimed, forfeited or adjudicated: the cards stopped where they lay, but nobody
+        # attacks, defends or moves any more.
+        view = _stopped(view)
     del position  # nothing below may look past the view
     trump = view["trump"]
     game_seats = {s["number"]: s for s in game["seats"]}
@@ -311,6 +327,8 @@ def table_context(
     my_turn = viewer_seat is not None and viewer_seat in view["to_move"] and not on_autopilot
     waiting_for = [names[s] for s in view["to_move"] if s != viewer_seat or on_autopilot]
     lines = log_lines(events, viewer_seat, names, log_memo, addresses)
+    if ended_off_the_cards:
+        lines += closing_lines(game.get("result") or {}, names, addresses)
     still_playing = [s["seat"] for s in view["seats"] if s["in_game"]]
     bots_only = bool(still_playing) and all(
         (game_seats.get(n) or {}).get("bot_level") or (game_seats.get(n) or {}).get("autopilot") for n in still_playing

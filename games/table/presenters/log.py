@@ -8,7 +8,7 @@ from functools import lru_cache
 from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, npgettext, pgettext
+from django.utils.translation import get_language, npgettext, pgettext, pgettext_lazy
 
 from games import display, engine, wording
 
@@ -139,6 +139,25 @@ def _format_log_line(event: dict, people: tuple) -> str:
     if kind == "deal":
         return format_html("{}", pgettext("table", "The cards are dealt"))
     return ""
+
+
+# Why a game ended off the cards (Game.result["ended"]["reason"]: games.services.claim,
+# games.services.adjudication), as the log's closing line says it.
+ENDED_LINES = {
+    "claimed": pgettext_lazy("table", "The game was stopped: a win claimed over a player who left the table"),
+    "forfeit": pgettext_lazy("table", "The game was stopped: forfeited by a player who did not come"),
+    "adjudicated": pgettext_lazy("table", "The game was stopped: the director set the places"),
+}
+
+
+def closing_lines(result: dict, names: dict, addresses: dict | None = None) -> list[str]:
+    """The log's last lines of a game ended off the cards (the engine saw no end):
+    why it stopped, then who lost, as the engine's own "game over" line says it."""
+    reason = (result.get("ended") or {}).get("reason")
+    lines = [format_html("{}", ENDED_LINES[reason])] if reason in ENDED_LINES else []
+    over = {"type": "game_over", "draw": result.get("draw"), "durak": result.get("durak")}
+    over["losers"] = result.get("losers") or []
+    return lines + [log_line(over, names, addresses)]
 
 
 def log_lines(
