@@ -10,12 +10,15 @@ class GamesConfig(AppConfig):
     def ready(self):
         from django.conf import settings
         from django.urls import register_converter
+        from django.urls.converters import get_converters
 
         from games.converters import CONVERTERS
 
-        # Before any URLconf is read: every app's URLs may name them.
+        # Before any URLconf is read: every app's URLs may name them. Once per process: a second
+        # setup (some tests run it again) must not re-register them (refused from Django 6).
         for name, converter in CONVERTERS.items():
-            register_converter(converter, name)
+            if name not in get_converters():
+                register_converter(converter, name)
         from django.db.models.signals import post_save
 
         from games.services.accounts import keep_name_key
