@@ -19,6 +19,7 @@ from django.contrib.auth.models import Group
 
 from games.models import GameSeat
 from games.services import presence
+from ratings import counted
 from ratings.models import RatingChange
 from tournaments import selectors
 from tournaments.models import Entrant, Result, Round, RoundTable
@@ -212,6 +213,12 @@ def rating_mismatches(event, games_places) -> list[str]:
     wrong = []
     for game, places in games_places:
         users = {e.pk: e.user for e in Entrant.objects.filter(pk__in=places).select_related("user")}
+        game.refresh_from_db()
+        if not counted.counts((game.result or {}).get("ended"), game.move_count):
+            # Decided before real play (ratings.counted): nobody's rating may move on it.
+            if RatingChange.objects.filter(game=game).exists():
+                wrong.append(f"game {game.pk} was decided before real play and is rated")
+            continue
         for pk, place in places.items():
             change = RatingChange.objects.filter(game=game, user=users[pk]).first()
             if change is None or change.place != place:

@@ -144,7 +144,7 @@ class Command(BaseCommand):
         # and so what reading, the ledger, writing and committing took.
         self.stdout.write(
             f"of which the site's model (ratings.model.rate: ties broken each way, pairs too) "
-            f"{model_seconds[0]:.2f}s, around it {elapsed - model_seconds[0]:.2f}s (wall)"
+            f"{model_seconds[0]:.4f}s, around it {elapsed - model_seconds[0]:.4f}s (wall)"
         )
         # The same games, in the same order, rated by the library alone (no database).
         library = library_rate(services.VARIANTS)
