@@ -211,9 +211,7 @@
     var stale = wentOffline && socket && socket.readyState === WebSocket.OPEN;
     wentOffline = false;
     if (stale && socketWrapper && document.getElementById("table-live")) {
-      // After a network change the old socket may be open on paper only: a new one now,
-      // and the retry the loss scheduled is not needed (it would open a second one).
-      if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+      // After a network change the old socket may be open on paper only: a new one.
       wasOffline = true;
       setOnline(false);
       banner("lost");
