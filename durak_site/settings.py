@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "ratings",
+    "clubs",
     "tournaments",
     "reviews",
     "notices",
