@@ -675,18 +675,24 @@ def check_logs(seen: dict, unconfirmed: dict) -> dict:
     missing: a move a client saw accepted that the log lacks (or has at another
     number, or with another action); extra: a logged move no client sent (a
     double, or foreign); a sent move that never came back (timeout) may be in
-    the log once: it is `late`, not extra. Also every log must number its moves
-    0..n-1 and match the game's move count."""
+    the log once: it is `late`, not extra. The server's own moves (a turn timer
+    that ran out, the autopilot, a bot: `Move.source` other than a player's) were
+    sent by no client and are counted apart (`server_moves`), never as extra; one
+    that took a number a client saw accepted is still missing. Also every log must
+    number its moves 0..n-1 and match the game's move count."""
     from games.models import Game, Move
 
-    missing = extra = late = gaps = 0
+    missing = extra = late = gaps = server_moves = 0
     game_ids = [int(g) for g in seen]
     counts = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "move_count"))
     logged: dict[int, dict] = {}
-    for game_id, number, seat, action in Move.objects.filter(game_id__in=game_ids).values_list(
-        "game_id", "number", "seat", "action"
+    by_server: dict[int, set] = {}
+    for game_id, number, seat, action, source in Move.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "number", "seat", "action", "source"
     ):
         logged.setdefault(game_id, {})[number] = (seat, action)
+        if source != Move.Source.PLAYER:
+            by_server.setdefault(game_id, set()).add(number)
     for game_key, moves in seen.items():
         game_id = int(game_key)
         log = logged.get(game_id, {})
@@ -697,15 +703,24 @@ def check_logs(seen: dict, unconfirmed: dict) -> dict:
             if log.get(int(number_key)) != (int(seat), action):
                 missing += 1
         seen_numbers = {int(n) for n in moves}
+        server = by_server.get(game_id, set())
+        server_moves += len(server)
         for number, entry in log.items():
-            if number in seen_numbers:
+            if number in seen_numbers or number in server:
                 continue
             if list(entry) in pending:
                 pending.remove(list(entry))
                 late += 1
             else:
                 extra += 1
-    return {"games": len(seen), "missing": missing, "extra": extra, "late": late, "bad_logs": gaps}
+    return {
+        "games": len(seen),
+        "missing": missing,
+        "extra": extra,
+        "late": late,
+        "bad_logs": gaps,
+        "server_moves": server_moves,
+    }
 
 
 def report(result: dict, check: dict | None) -> str:
@@ -744,7 +759,8 @@ def report(result: dict, check: dict | None) -> str:
     if check:
         lines.append(
             f"move logs: {check['games']} games checked, missing {check['missing']}, extra {check['extra']}, "
-            f"bad logs {check['bad_logs']}, sent-unconfirmed-but-logged {check['late']}"
+            f"bad logs {check['bad_logs']}, sent-unconfirmed-but-logged {check['late']}, "
+            f"the server's own moves (timer, autopilot, bots) {check.get('server_moves', 0)}"
         )
     else:
         lines.append("move logs: not checked")

@@ -74,7 +74,14 @@ def played(moves: int):
 
 def test_a_log_holding_what_the_clients_saw_loses_nothing():
     game, seen = played(6)
-    assert check_logs({str(game.pk): seen}, {}) == {"games": 1, "missing": 0, "extra": 0, "late": 0, "bad_logs": 0}
+    assert check_logs({str(game.pk): seen}, {}) == {
+        "games": 1,
+        "missing": 0,
+        "extra": 0,
+        "late": 0,
+        "bad_logs": 0,
+        "server_moves": 0,
+    }
 
 
 def test_a_move_missing_from_the_log_is_lost():
@@ -97,6 +104,23 @@ def test_a_move_sent_but_never_confirmed_may_be_in_the_log_once():
     seat, action = seen.pop(5)  # its update never came back in time (a timeout)
     result = check_logs({str(game.pk): seen}, {str(game.pk): [[seat, action]]})
     assert result["late"] == 1 and result["extra"] == 0 and result["missing"] == 0
+
+
+def test_the_servers_own_timer_and_autopilot_moves_are_counted_apart_not_as_extra():
+    """A turn that ran out is played by the server (R-T7): no client sent it, and it is no loss."""
+    game, seen = played(6)
+    Move.objects.filter(game=game, number=2).update(source=Move.Source.TIMEOUT)
+    Move.objects.filter(game=game, number=4).update(source=Move.Source.AUTOPILOT)
+    del seen[2], seen[4]
+    result = check_logs({str(game.pk): seen}, {})
+    assert result["server_moves"] == 2 and result["extra"] == 0 and result["missing"] == 0
+
+
+def test_a_move_a_client_saw_accepted_but_the_server_logged_as_its_own_is_missing():
+    game, seen = played(6)
+    Move.objects.filter(game=game, number=3).update(source=Move.Source.TIMEOUT, action="take")
+    result = check_logs({str(game.pk): seen}, {})
+    assert result["missing"] == 1 and result["server_moves"] == 1
 
 
 def test_bad_options_are_refused():
