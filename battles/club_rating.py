@@ -113,6 +113,10 @@ class ClubRatingRow:
     results: int
     rank: int | None = None
 
+    @property
+    def label(self) -> str:
+        return Variant(self.variant).label
+
 
 def _row(rating: ClubRating, rank: int | None = None) -> ClubRatingRow:
     return ClubRatingRow(
