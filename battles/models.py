@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.choices import Variant
 
@@ -47,9 +48,9 @@ class BattleClub(models.Model):
     """A club in a battle: invited, then accepted or declined by one of its leaders."""
 
     class Status(models.TextChoices):
-        INVITED = "invited", _("invited")
-        ACCEPTED = "accepted", _("accepted")
-        DECLINED = "declined", _("declined")
+        INVITED = "invited", pgettext_lazy("club in a battle", "invited")
+        ACCEPTED = "accepted", pgettext_lazy("club in a battle", "accepted")
+        DECLINED = "declined", pgettext_lazy("club in a battle", "declined")
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="clubs")
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="battles")
