@@ -40,7 +40,9 @@ def _check(variant, placings, source, source_id) -> list[list[int]]:
         raise BattleRefused(_("A club result needs its source."))
     if isinstance(source_id, bool) or not isinstance(source_id, int) or source_id < 0:
         raise BattleRefused(_("A club result needs its source's number."))
-    if not isinstance(placings, list | tuple) or not all(isinstance(group, list | tuple) and group for group in placings):
+    if not isinstance(placings, list | tuple) or not all(
+        isinstance(group, list | tuple) and group for group in placings
+    ):
         raise BattleRefused(_("Placings are lists of club ids, best first."))
     ids = [club for group in placings for club in group]
     if not all(isinstance(club, int) and not isinstance(club, bool) for club in ids):
@@ -78,7 +80,10 @@ def do_record_club_result(*, variant: str, placings, source: str, source_id: int
             club_id=club_id, variant=variant, defaults={"mu": rating_model.MU, "sigma": rating_model.SIGMA}
         )
     # Locked in id order: two results of the same clubs at once are rated one after the other.
-    rows = {r.club_id: r for r in ClubRating.objects.select_for_update().filter(variant=variant, club_id__in=clubs).order_by("pk")}
+    rows = {
+        r.club_id: r
+        for r in ClubRating.objects.select_for_update().filter(variant=variant, club_id__in=clubs).order_by("pk")
+    }
     known = ClubResult.objects.filter(source=source, source_id=source_id).first()
     if known is not None:
         return known

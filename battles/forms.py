@@ -27,11 +27,11 @@ class BattleForm(forms.Form):
     table_size = forms.TypedChoiceField(
         label=_("Players at a table"), coerce=int, choices=[(n, str(n)) for n in range(2, 7)], initial=4
     )
-    top_k = forms.IntegerField(
-        label=_("Players who count for a club"), min_value=MIN_TOP, max_value=MAX_TOP, initial=5
-    )
+    top_k = forms.IntegerField(label=_("Players who count for a club"), min_value=MIN_TOP, max_value=MAX_TOP, initial=5)
     starts_at = forms.DateTimeField(label=_("Starts at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    arena_minutes = forms.IntegerField(label=_("Arena: minutes"), min_value=1, max_value=24 * 60, required=False, initial=60)
+    arena_minutes = forms.IntegerField(
+        label=_("Arena: minutes"), min_value=1, max_value=24 * 60, required=False, initial=60
+    )
     rounds = forms.IntegerField(label=_("Swiss: rounds"), min_value=1, max_value=30, required=False, initial=5)
     invited = forms.CharField(
         label=_("Clubs invited"),
@@ -50,5 +50,7 @@ class BattleForm(forms.Form):
         clubs = {c.slug: c for c in Club.objects.filter(slug__in=slugs)}
         missing = [s for s in slugs if s not in clubs]
         if missing:
-            raise forms.ValidationError(_("No club has the address %(slugs)s."), params={"slugs": ", ".join(missing[:5])})
+            raise forms.ValidationError(
+                _("No club has the address %(slugs)s."), params={"slugs": ", ".join(missing[:5])}
+            )
         return list(clubs.values())

@@ -117,9 +117,13 @@ def battles_by_state(limit: int = 50) -> dict[str, list[Battle]]:
     base = Battle.objects.select_related("tournament", "organiser").exclude(tournament__status=Tournament.Status.DRAFT)
     over = [Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
     return {
-        "running": list(base.filter(tournament__status__in=Tournament.UNDER_WAY).order_by("tournament__starts_at")[:limit]),
+        "running": list(
+            base.filter(tournament__status__in=Tournament.UNDER_WAY).order_by("tournament__starts_at")[:limit]
+        ),
         "upcoming": list(
-            base.exclude(tournament__status__in=[*over, *Tournament.UNDER_WAY]).order_by("tournament__starts_at")[:limit]
+            base.exclude(tournament__status__in=[*over, *Tournament.UNDER_WAY]).order_by("tournament__starts_at")[
+                :limit
+            ]
         ),
         "past": list(base.filter(tournament__status__in=over).order_by("-tournament__starts_at")[:limit]),
     }

@@ -140,7 +140,9 @@ def do_answer_invitation(actor, *, battle_id: int, club_id: int, accept: bool) -
     Nobody answers for a club he does not lead, and no club joins once the battle started."""
     _signed_in(actor)
     battle = _locked_battle(battle_id)
-    invitation = BattleClub.objects.select_for_update().filter(battle=battle, club_id=club_id).select_related("club").first()
+    invitation = (
+        BattleClub.objects.select_for_update().filter(battle=battle, club_id=club_id).select_related("club").first()
+    )
     if invitation is None:
         raise BattleRefused(_("This club is not invited to this battle."))
     if not may(actor, invitation.club, "run_events"):
@@ -171,7 +173,13 @@ def do_enter(user, *, battle_id: int, club_id: int, pair_id: int | None = None) 
         raise BattleRefused(_("You can play only for a club you are a member of."))
     people = [user]
     if battle.tournament.is_pairs:
-        pair = Pair.objects.filter(pk=pair_id, status=Pair.Status.ACTIVE).select_related("player_one", "player_two").first() if pair_id else None
+        pair = (
+            Pair.objects.filter(pk=pair_id, status=Pair.Status.ACTIVE)
+            .select_related("player_one", "player_two")
+            .first()
+            if pair_id
+            else None
+        )
         if pair is None or user.pk not in (pair.player_one_id, pair.player_two_id):
             raise BattleRefused(_("A pairs battle is entered by an active pair you belong to."))
         partner = pair.player_two if pair.player_one_id == user.pk else pair.player_one
@@ -182,7 +190,11 @@ def do_enter(user, *, battle_id: int, club_id: int, pair_id: int | None = None) 
         raise BattleRefused(_("This battle is for single players."))
     entered = BattlePlayer.objects.filter(battle=battle, user__in=people).select_related("club").first()
     if entered is not None:
-        raise BattleRefused(_("%(player)s plays for «%(club)s» in this battle already."), player=entered.user.username, club=entered.club.name)
+        raise BattleRefused(
+            _("%(player)s plays for «%(club)s» in this battle already."),
+            player=entered.user.username,
+            club=entered.club.name,
+        )
     try:
         entrant = event_services.do_register(tournament_id=battle.tournament_id, user=user, pair_id=pair_id)
     except event_services.TournamentRefused as refusal:

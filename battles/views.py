@@ -75,7 +75,9 @@ def battle_page(request, battle_id: int):
     context = {
         **board_context(battle, request.user),
         "actions": selectors.page_actions(battle, request.user),
-        "my_pairs": selectors.pairs_of(request.user) if battle.tournament.is_pairs and request.user.is_authenticated else [],
+        "my_pairs": selectors.pairs_of(request.user)
+        if battle.tournament.is_pairs and request.user.is_authenticated
+        else [],
     }
     return render(request, "battles/battle.html", context)
 

@@ -4,8 +4,6 @@ keeping his points for it, clubmates apart at the event's tables, and the board'
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.utils import timezone
 

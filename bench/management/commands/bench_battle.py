@@ -81,7 +81,9 @@ class Command(BaseCommand):
 
         free = [FreePlayer(entrant=e, points=0.0, free_since=0.0) for e in entrants]
         arena_s, arena = timed(options["passes"], lambda: arena_tables(free, size, now=10.0, apart=club))
-        self.stdout.write(f"arena_pass_seconds={arena_s:.3f} clubmates_together={together(arena, club)} tables={len(arena)}")
+        self.stdout.write(
+            f"arena_pass_seconds={arena_s:.3f} clubmates_together={together(arena, club)} tables={len(arena)}"
+        )
 
         first = swiss_round(entrants, {}, [], size, seed=1, apart=club)
         scores = {e: float(rng.randint(0, size - 1)) for e in entrants}
