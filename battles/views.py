@@ -137,6 +137,10 @@ def invite(request, battle_id: int):
     return _act(request, battle_id, act, _("The club is invited."))
 
 
+def _number(value: float):
+    return int(value) if float(value).is_integer() else value
+
+
 def board_csv(request, battle_id: int):
     battle = _battle(battle_id)
     board = selectors.battle_board(battle)
@@ -153,8 +157,8 @@ def board_csv(request, battle_id: int):
             row.rank,
             row.club.name,
             row.status_label,
-            row.score,
-            row.players,
+            _number(row.score) if row.rank else None,
+            row.players if row.rank else None,
             "; ".join(f"{s.name} ({s.points:g})" for s in row.counting),
         ]
         for row in board.clubs
