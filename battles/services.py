@@ -17,7 +17,10 @@ from clubs.models import Club
 from clubs.selectors import is_member, may
 from tournaments import notify as event_notify
 from tournaments import services as event_services
+from tournaments import signals as event_signals
 from tournaments.models import Pair, Tournament
+from tournaments.services.base import locked_event
+from tournaments.services.entries import new_entrant
 
 from . import signals
 from .club_rating import do_record_club_result
@@ -93,6 +96,9 @@ def do_create_battle(
         pause_between_rounds=timedelta(minutes=1),
         turn_seconds=turn_seconds,
         created_by=actor,
+        # Entered for a club on the battle's page only (do_enter): the event's own registration
+        # is closed from the start, so nobody plays in it for no club.
+        registration_closes=timezone.now(),
     )
     if not event.name:
         raise BattleRefused(_("Give the battle a name."))
@@ -195,10 +201,16 @@ def do_enter(user, *, battle_id: int, club_id: int, pair_id: int | None = None) 
             player=entered.user.username,
             club=entered.club.name,
         )
+    event = locked_event(battle.tournament_id)
+    if event.status not in BEFORE_START:
+        raise BattleRefused(_("The battle has started: entries are closed."))
     try:
-        entrant = event_services.do_register(tournament_id=battle.tournament_id, user=user, pair_id=pair_id)
+        entrant = new_entrant(event, user, pair_id, self_entry=True)
     except event_services.TournamentRefused as refusal:
         raise BattleRefused(refusal.message) from None
+    entrant.save()
+    event_signals.send_on_commit(event_signals.registration_confirmed, tournament_id=event.pk, entrant_id=entrant.pk)
+    event_notify.event_changed_on_commit(event.pk)
     return [BattlePlayer.objects.create(battle=battle, club=club, user=person, entrant=entrant) for person in people]
 
 

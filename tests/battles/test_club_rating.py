@@ -60,7 +60,11 @@ def test_tied_clubs_end_between_the_places_they_share():
 )
 def test_bad_placings_are_refused_and_nothing_is_written(placings, message):
     (a,) = clubs(1)
-    placings = [[a.pk if club == 1 else club for club in group] for group in placings] if isinstance(placings, list) else placings
+    placings = (
+        [[a.pk if club == 1 else club for club in group] for group in placings]
+        if isinstance(placings, list)
+        else placings
+    )
     with pytest.raises(BattleRefused) as refused:
         do_record_club_result(variant="podkidnoy", placings=placings, source="match", source_id=1)
     assert str(refused.value) == message
@@ -88,7 +92,9 @@ def test_the_ladder_lists_established_clubs_ranked_and_provisional_ones_marked_a
 
 def test_fifty_clubs_in_one_battle_are_rated():
     many = clubs(50)
-    placings = [[club.pk] for club in many[:20]] + [[club.pk for club in many[20:23]]] + [[club.pk] for club in many[23:]]
+    placings = (
+        [[club.pk] for club in many[:20]] + [[club.pk for club in many[20:23]]] + [[club.pk] for club in many[23:]]
+    )
     do_record_club_result(variant="podkidnoy", placings=placings, source="battle", source_id=50)
     mu = dict(ClubRating.objects.values_list("club_id", "mu"))
     assert len(mu) == 50 and mu[many[0].pk] > mu[many[-1].pk]

@@ -21,9 +21,7 @@ async def test_the_board_updates_over_the_socket_when_a_club_accepts_and_a_playe
     battle, b, b_owner, b_people = await setup_battle()
     socket, accepted = await sockets.connect(f"/ws/battles/{battle.pk}/")
     assert accepted
-    await database_sync_to_async(services.do_answer_invitation)(
-        b_owner, battle_id=battle.pk, club_id=b.pk, accept=True
-    )
+    await database_sync_to_async(services.do_answer_invitation)(b_owner, battle_id=battle.pk, club_id=b.pk, accept=True)
     board = await socket.receive_from(timeout=5)
     assert 'id="battle-board"' in board and 'hx-swap-oob="true"' in board and "(приглашён)" not in board
     await database_sync_to_async(services.do_enter)(b_people[1], battle_id=battle.pk, club_id=b.pk)

@@ -91,7 +91,9 @@ def test_an_unknown_club_address_is_refused_by_the_form(client):
     client.force_login(a_owner)
     starts = (timezone.localtime() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
     data = {"club": a.pk, "name": "Битва", "variant": "podkidnoy", "format": "arena", "table_size": 4, "top_k": 3}
-    response = client.post(reverse("battles:new"), {**data, "starts_at": starts, "arena_minutes": 30, "invited": "nope"})
+    response = client.post(
+        reverse("battles:new"), {**data, "starts_at": starts, "arena_minutes": 30, "invited": "nope"}
+    )
     assert "Нет клуба с адресом nope." in response.content.decode()
     assert not Battle.objects.exists()
 

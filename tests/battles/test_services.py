@@ -233,3 +233,36 @@ def test_the_finished_battle_rates_its_clubs_once():
     assert first.placings == [[b.pk], [a.pk]]
     ratings = {r.club_id: r for r in ClubRating.objects.all()}
     assert ratings[b.pk].mu > ratings[a.pk].mu and ratings[b.pk].results == 1
+
+
+def test_nobody_enters_the_battles_event_past_the_battle():
+    a, a_owner, a_people = club_with("alpha", 1)
+    b, _b_owner, _ = club_with("beta", 1)
+    battle = make_battle(a, a_owner, [b])
+    event_services.do_advance_event(tournament_id=battle.tournament_id)
+    with pytest.raises(event_services.TournamentRefused) as refused:
+        event_services.do_register(tournament_id=battle.tournament_id, user=a_people[1])
+    assert str(refused.value) == "Регистрация на это событие закрыта."
+    services.do_enter(a_people[1], battle_id=battle.pk, club_id=a.pk)
+    assert Entrant.objects.filter(tournament=battle.tournament).count() == 1
+
+
+def test_a_pair_enters_for_the_club_of_both_partners_only():
+    from tournaments.models import Pair
+
+    a, a_owner, a_people = club_with("alpha", 3)
+    b, b_owner, b_people = club_with("beta", 1)
+    battle = make_battle(a, a_owner, [b], pairs=True)
+    accept_all(battle, [(b, b_owner)])
+    mixed = Pair.objects.create(player_one=a_people[1], player_two=b_people[1], created_by=a_people[1], status="active")
+    with pytest.raises(BattleRefused) as refused:
+        services.do_enter(a_people[1], battle_id=battle.pk, club_id=a.pk, pair_id=mixed.pk)
+    assert str(refused.value) == "Оба партнёра играют за один клуб, а ваш партнёр в нём не состоит."
+    assert not Entrant.objects.exists()
+    clubmates = Pair.objects.create(
+        player_one=a_people[2], player_two=a_people[3], created_by=a_people[2], status="active"
+    )
+    players = services.do_enter(a_people[3], battle_id=battle.pk, club_id=a.pk, pair_id=clubmates.pk)
+    assert {p.user for p in players} == {a_people[2], a_people[3]}
+    assert len({p.entrant_id for p in players}) == 1
+    assert battle.tournament.is_pairs and battle.tournament.entrants_per_table == 2
