@@ -83,7 +83,7 @@ def test_swiss_rounds_with_clubs_apart_seat_no_clubmates_together(field, seed):
     order, table_size, club, _sizes = field
     rng = random.Random(seed)
     history = []
-    scores = {e: 0.0 for e in order}
+    scores = dict.fromkeys(order, 0.0)
     for number in range(1, 4):
         seating = swiss_round(order, scores, history, table_size, seed=number, apart=club)
         assert group_pairs(seating.tables, club) == 0
