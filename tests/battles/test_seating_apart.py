@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,6 +50,7 @@ def seated_everyone(tables, order, sizes) -> bool:
     return sorted(e for t in tables for e in t) == sorted(order) and [len(t) for t in tables] == sizes
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(fields(fitting=True), st.randoms(use_true_random=False))
 def test_clubmates_never_share_a_table_when_the_clubs_sizes_allow(field, rng):
@@ -60,6 +62,7 @@ def test_clubmates_never_share_a_table_when_the_clubs_sizes_allow(field, rng):
     assert group_pairs(tables, club) == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(fields(fitting=False), st.randoms(use_true_random=False))
 def test_clubmates_sit_together_as_rarely_as_the_tables_allow(field, rng):
@@ -77,6 +80,7 @@ def test_the_fewest_pairs_of_a_club_larger_than_the_tables():
     assert fewest_group_pairs([3, 3], 3) == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(fields(fitting=True), st.integers(0, 1000))
 def test_swiss_rounds_with_clubs_apart_seat_no_clubmates_together(field, seed):
