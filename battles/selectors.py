@@ -137,6 +137,25 @@ def battles_of_club(club: Club, limit: int = 10) -> list[BattleClub]:
     )
 
 
+def invitations_for(user, limit: int = 50) -> list[BattleClub]:
+    """Invitations the viewer may answer: to clubs where he runs events, of battles not started."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(
+        BattleClub.objects.filter(
+            status=BattleClub.Status.INVITED,
+            club__in=clubs_where(user, "run_events"),
+            battle__tournament__status__in=[
+                Tournament.Status.SCHEDULED,
+                Tournament.Status.REGISTRATION,
+                Tournament.Status.CHECKIN,
+            ],
+        )
+        .select_related("club", "battle__tournament", "battle__organiser")
+        .order_by("battle__tournament__starts_at", "pk")[:limit]
+    )
+
+
 def may_organise(user) -> bool:
     return clubs_where(user, "run_events").exists()
 

@@ -27,7 +27,11 @@ def battle_list(request):
     return render(
         request,
         "battles/list.html",
-        {"battles": selectors.battles_by_state(), "may_organise": selectors.may_organise(request.user)},
+        {
+            "battles": selectors.battles_by_state(),
+            "may_organise": selectors.may_organise(request.user),
+            "invitations": selectors.invitations_for(request.user),
+        },
     )
 
 

@@ -127,3 +127,11 @@ def test_the_club_page_section_shows_its_battles_and_rating(battle):
     request = RequestFactory().get("/")
     html = "".join(club_extensions.club_sections(request, a))
     assert "Битвы клубов" in html and "Рейтинг клуба:" in html and "Битва клубов" in html
+
+
+def test_the_list_shows_a_leader_the_invitations_he_may_answer(client, battle):
+    battle, _a, (b, b_owner, b_people) = battle
+    client.force_login(b_owner)
+    assert "«Клуб alpha» приглашает «Клуб beta»" in client.get(reverse("battles:list")).content.decode()
+    client.force_login(b_people[1])
+    assert "Приглашения ваших клубов" not in client.get(reverse("battles:list")).content.decode()
