@@ -23,7 +23,8 @@ MIN_TOP, MAX_TOP = 1, 20
 
 class Battle(models.Model):
     tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, related_name="battle")
-    organiser = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="battles_organised")
+    # (A club that is deleted leaves its battles to the other clubs: the battle keeps its event and board.)
+    organiser = models.ForeignKey("clubs.Club", null=True, on_delete=models.SET_NULL, related_name="battles_organised")
     top_k = models.PositiveSmallIntegerField(
         _("players who count"),
         validators=[MinValueValidator(MIN_TOP), MaxValueValidator(MAX_TOP)],

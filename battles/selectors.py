@@ -183,7 +183,7 @@ def page_actions(battle: Battle, user) -> dict:
             actions["enter"].append(taking_part)
     if actions["entered"] is not None:
         actions["enter"] = []
-    actions["invite"] = may(user, battle.organiser, "run_events")
+    actions["invite"] = battle.organiser is not None and may(user, battle.organiser, "run_events")
     return actions
 
 

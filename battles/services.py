@@ -125,7 +125,7 @@ def do_invite_club(actor, *, battle_id: int, club: Club) -> BattleClub:
     """The organising club's leader invites one more club before the start."""
     _signed_in(actor)
     battle = _locked_battle(battle_id)
-    if not may(actor, battle.organiser, "run_events"):
+    if battle.organiser is None or not may(actor, battle.organiser, "run_events"):
         raise BattleRefused(_("Only a leader of the organising club invites clubs."))
     _not_started(battle)
     if club.suspended_at is not None:
