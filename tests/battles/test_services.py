@@ -128,6 +128,12 @@ def test_a_club_cannot_join_a_battle_after_it_started():
     assert BattleClub.objects.get(battle=battle, club=c).status == "invited"
     with pytest.raises(BattleRefused):
         services.do_invite_club(a_owner, battle_id=battle.pk, club=club_with("delta", 0)[0])
+    late = club_with("epsilon", 0)[2][0]
+    Membership.objects.create(club=a, user=late)
+    with pytest.raises(BattleRefused) as refused:
+        services.do_enter(late, battle_id=battle.pk, club_id=a.pk)
+    assert str(refused.value) == "Битва уже началась: запись закрыта."
+    assert not BattlePlayer.objects.filter(user=late).exists()
     assert BattleClub.objects.filter(battle=battle).count() == 3
 
 
