@@ -40,7 +40,7 @@ def _signed_in(user) -> None:
 
 
 def _locked_battle(battle_id: int) -> Battle:
-    battle = Battle.objects.select_for_update().filter(pk=battle_id).select_related("tournament").first()
+    battle = Battle.objects.select_for_update(of=("self",)).filter(pk=battle_id).select_related("tournament").first()
     if battle is None:
         raise BattleRefused(_("There is no such battle."))
     return battle
@@ -147,7 +147,10 @@ def do_answer_invitation(actor, *, battle_id: int, club_id: int, accept: bool) -
     _signed_in(actor)
     battle = _locked_battle(battle_id)
     invitation = (
-        BattleClub.objects.select_for_update().filter(battle=battle, club_id=club_id).select_related("club").first()
+        BattleClub.objects.select_for_update(of=("self",))
+        .filter(battle=battle, club_id=club_id)
+        .select_related("club")
+        .first()
     )
     if invitation is None:
         raise BattleRefused(_("This club is not invited to this battle."))
