@@ -37,6 +37,9 @@ def battle_list(request):
 
 @login_required
 def new_battle(request):
+    if not selectors.may_organise(request.user):
+        messages.error(request, _("Battles are created by a club's leader with the right to run events."))
+        return redirect("battles:list")
     form = BattleForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -135,3 +135,13 @@ def test_the_list_shows_a_leader_the_invitations_he_may_answer(client, battle):
     assert "«Клуб alpha» приглашает «Клуб beta»" in client.get(reverse("battles:list")).content.decode()
     client.force_login(b_people[1])
     assert "Приглашения ваших клубов" not in client.get(reverse("battles:list")).content.decode()
+
+
+def test_the_new_battle_page_is_for_leaders_who_run_events(client):
+    a, a_owner, people = club_with("alpha", 1)
+    client.force_login(people[1])
+    response = client.get(reverse("battles:new"), follow=True)
+    assert "Битвы создаёт руководитель клуба с правом проводить турниры." in response.content.decode()
+    client.force_login(a_owner)
+    page = client.get(reverse("battles:new")).content.decode()
+    assert "Клуб-организатор" in page and "Клуб alpha" in page
