@@ -11,6 +11,8 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
@@ -110,6 +112,11 @@ def do_create_battle(
         raise BattleRefused(refusal.message) from None
     event.save()
     battle = Battle.objects.create(tournament=event, organiser=club, top_k=top_k, created_by=actor)
+    # The event's own page says where it is entered (its registration is closed to everyone).
+    event.description = gettext("A club battle: players enter for their clubs on the battle's page, %(url)s") % {
+        "url": reverse("battles:battle", kwargs={"battle_id": battle.pk})
+    }
+    event.save(update_fields=["description"])
     BattleClub.objects.create(
         battle=battle, club=club, status=BattleClub.Status.ACCEPTED, answered_at=timezone.now(), answered_by=actor
     )

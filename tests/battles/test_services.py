@@ -29,6 +29,9 @@ def test_a_leader_creates_a_battle_its_club_plays_and_the_invited_clubs_answer()
     c, c_owner, _ = club_with("gamma", 1)
     battle = make_battle(a, a_owner, [b, c])
     assert battle.tournament.format == Tournament.Format.ARENA
+    assert battle.tournament.description == (
+        f"Битва клубов: игроки записываются за свои клубы на странице битвы, /battles/{battle.pk}/"
+    )
     statuses = dict(BattleClub.objects.filter(battle=battle).values_list("club_id", "status"))
     assert statuses == {a.pk: "accepted", b.pk: "invited", c.pk: "invited"}
     services.do_answer_invitation(b_owner, battle_id=battle.pk, club_id=b.pk, accept=True)
