@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "ratings",
     "clubs",
     "tournaments",
+    "battles",
     "reviews",
     "notices",
     "friends",

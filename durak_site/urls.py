@@ -11,6 +11,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("battles/", include("battles.urls")),
     path("reviews/", include("reviews.urls")),
     path("notices/", include("notices.urls")),
     path("friends/", include("friends.urls")),

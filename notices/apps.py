@@ -8,6 +8,7 @@ class NoticesConfig(AppConfig):
     verbose_name = _("Notifications")
 
     def ready(self):
+        from battles import signals as battle_signals
         from games import extensions
         from tournaments import signals
 
@@ -17,4 +18,5 @@ class NoticesConfig(AppConfig):
         signals.checkin_opened.connect(receivers.on_checkin_opened, dispatch_uid="notices.checkin")
         signals.round_started.connect(receivers.on_round_started, dispatch_uid="notices.round")
         signals.event_finished.connect(receivers.on_event_finished, dispatch_uid="notices.final")
+        battle_signals.club_invited.connect(receivers.on_club_invited, dispatch_uid="notices.club_invited")
         extensions.register(profile_sections=receivers.profile_sections)

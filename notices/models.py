@@ -8,6 +8,8 @@ class Kind(models.TextChoices):
     CHECKIN = "checkin", _("Check-in is open")
     ROUND = "round", _("Your table at each round start")
     FINAL = "final", _("Final standings")
+    # To a club's leaders who run its events (battles.signals.club_invited).
+    CLUB_INVITED = "club_invited", _("Your club is invited to a battle")
 
 
 class Channel(models.TextChoices):

@@ -37,6 +37,10 @@ def on_event_finished(sender=None, *, tournament_id: int, **kwargs):
     _enqueue(Kind.FINAL, tournament_id)
 
 
+def on_club_invited(sender=None, *, battle_club_id: int, **kwargs):
+    _enqueue(Kind.CLUB_INVITED, battle_club_id)
+
+
 def profile_sections(request, player) -> list:
     """On one's own profile, a link to the notification settings."""
     from django.template.loader import render_to_string

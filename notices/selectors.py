@@ -6,8 +6,11 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
+from battles.models import BattleClub
+from clubs.models import Membership
 from tournaments import selectors as event_selectors
 from tournaments.models import DirectorAction, Entrant, Round, Tournament
 from tournaments.services import expected_duration
@@ -87,6 +90,22 @@ def notice_batch(kind: str, object_id: int) -> dict | None:
                     seat = {"round_number": round_.number, "table_number": rt.number, "table_id": rt.table_id}
                     people.append((pk, seat))
         key = f"round:{round_.pk}"
+    elif kind == Kind.CLUB_INVITED:
+        invitation = (
+            BattleClub.objects.filter(pk=object_id, status=BattleClub.Status.INVITED)
+            .select_related("club", "battle__tournament", "battle__organiser")
+            .first()
+        )
+        if invitation is None:
+            return None  # answered meanwhile, or the battle is gone: nothing to tell
+        event = invitation.battle.tournament
+        extra = {
+            "club": invitation.club,
+            "organiser": invitation.battle.organiser,
+            "battle_path": reverse("battles:battle", kwargs={"battle_id": invitation.battle_id}),
+        }
+        people = [(pk, extra) for pk in club_event_runners(invitation.club)]
+        key = f"battle-club:{invitation.pk}"
     elif kind == Kind.FINAL:
         event = Tournament.objects.filter(pk=object_id, status=Tournament.Status.FINISHED).first()
         if event is None:
@@ -97,6 +116,12 @@ def notice_batch(kind: str, object_id: int) -> dict | None:
     users = _users(pk for pk, _context in people)
     items = [(users[pk], context) for pk, context in people if pk in users]
     return {"object_key": key, "event": event, "items": items}
+
+
+def club_event_runners(club) -> list[int]:
+    """The club's people who may answer for it: its owner and the leaders granted running events."""
+    runners = Q(role=Membership.Role.OWNER) | Q(role=Membership.Role.LEADER, may_run_events=True)
+    return list(Membership.objects.filter(runners, club=club).order_by("pk").values_list("user_id", flat=True))
 
 
 def _final_key(event: Tournament) -> str:

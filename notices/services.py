@@ -121,6 +121,8 @@ def _context(kind: str, event, user, extra: dict, pref: Preference) -> dict:
         ),
         **extra,
     }
+    if extra.get("battle_path"):
+        context["event_url"] = site_url(extra["battle_path"])
     if extra.get("table_id"):
         context["table_url"] = site_url(reverse("games:table", kwargs={"table_id": extra["table_id"]}))
     return context
@@ -132,6 +134,7 @@ def _subject(kind: str, context: dict) -> str:
         Kind.CHECKIN: gettext("Check-in for %(event)s is open"),
         Kind.ROUND: gettext("%(event)s, round %(round)s: your table is number %(table)s"),
         Kind.FINAL: gettext("%(event)s: final standings"),
+        Kind.CLUB_INVITED: gettext("%(club)s is invited to the club battle %(event)s"),
     }
     if kind == Kind.FINAL and context.get("corrected"):
         texts[kind] = gettext("%(event)s: corrected final standings")
@@ -139,6 +142,7 @@ def _subject(kind: str, context: dict) -> str:
         "event": context["event"].name,
         "round": context.get("round_number"),
         "table": context.get("table_number"),
+        "club": getattr(context.get("club"), "name", ""),
     }
 
 

@@ -27,6 +27,7 @@ TIER_OF_DIRECTORY = {"browser": "browser", "scale": "services", "scaleout": "ser
 SERVICE_FIXTURES = frozenset({"postgres_url", "redis_url", "private_redis_port"})
 SERVICES = {
     "tests/backups/test_postgresql.py": ["test_backups_and_restores_on_postgresql"],
+    "tests/battles/test_postgresql.py": ["test_two_entries_at_once_for_two_clubs_make_one_entry_on_postgresql"],
     "tests/experience/test_concurrent_play_now.py": ["test_two_presses_at_once_land_at_one_table_on_postgres"],
     "tests/ratings/test_commands.py": ["test_bench_ratings_on_postgresql_uses_a_scratch_database_and_drops_it"],
     "tests/ratings/test_queues_live.py": ["test_a_podkidnoy_game_never_waits_for_a_perevodnoy_one"],

@@ -13,7 +13,7 @@ that call the hooks through the registry. A new format: docs/formats.md.
 
 from __future__ import annotations
 
-from . import formats, registry, selectors
+from . import formats, registry, seating_groups, selectors
 from .formats.third_place import is_semi_final
 from .models import Entrant, Round, Tournament
 from .selectors import seating
@@ -67,6 +67,7 @@ class Swiss(RoundFormat):
             ratings=ratings or None,
             byes_had={e.pk: e.byes for e in entrants},
             seed=event.pk * 1000 + number,
+            apart=seating_groups.groups_of(event) or None,
         )
 
 

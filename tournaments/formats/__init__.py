@@ -14,8 +14,11 @@ Pairs (2v2) are one entrant each at a ``table_size`` 2 pairing, so these functio
 - ``double_elimination_bracket`` / ``double_elimination_state`` / ``double_elimination_order`` /
   ``double_elimination_view``: double elimination at tables of 2 (``MatchId``: a match's place).
 - ``third_place_match`` / ``third_place_order``: a knockout's optional third-place match.
+- ``seat_apart`` / ``group_pairs`` / ``fewest_group_pairs``: tables with groups (a club battle's
+  clubs) kept apart, which ``swiss_round`` and ``arena_tables`` use when given ``apart``.
 """
 
+from .apart import fewest_group_pairs, group_pairs, seat_apart
 from .arena import (
     BERSERK_BONUS,
     MIN_WAIT_S,
@@ -68,4 +71,7 @@ __all__ = [
     "double_elimination_view",
     "third_place_match",
     "third_place_order",
+    "fewest_group_pairs",
+    "group_pairs",
+    "seat_apart",
 ]

@@ -47,6 +47,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .apart import seat_apart
 from .scoring import default_points
 from .seating import check_entrants, check_table_size, table_sizes
 
@@ -141,13 +142,23 @@ def arena_score(games: Sequence[ArenaGame]) -> ArenaScore:
 
 
 def arena_tables(
-    free: Sequence[FreePlayer], table_size: int, *, now: float, min_wait_s: float = 0.0, seed: int = 0
+    free: Sequence[FreePlayer],
+    table_size: int,
+    *,
+    now: float,
+    min_wait_s: float = 0.0,
+    seed: int = 0,
+    apart: dict[int, object] | None = None,
 ) -> list[list[int]]:
     """One seating pass: the tables dealt now (entrant ids in seat order, the top table first).
 
     Everyone not in the result waits for a later pass (rules: module docstring). Never a table of one;
     every table seats 2 to ``table_size``. Deterministic; 1000 free players at tables of four take a
     few milliseconds (``bench_arena``).
+
+    ``apart`` (entrant -> group, e.g. his club in a club battle): the ranked players are seated by
+    ``apart.seat_apart`` instead of the plain cut and swaps, so no two of one group share a table
+    while the tables allow (before recent table-mates, before points).
     """
     check_table_size(table_size)
     check_entrants([player.entrant for player in free])
@@ -171,11 +182,18 @@ def arena_tables(
 
     seated.sort(key=lambda p: (-p.points, p.rating is None, -(p.rating or 0.0), lot[p.entrant]))
     tables = []
-    start = 0
-    for size in sizes:
-        tables.append(seated[start : start + size])
-        start += size
-    _part_recent_mates(tables)
+    if apart:
+        by_id = {p.entrant: p for p in seated}
+        recent = {p.entrant: dict.fromkeys(p.recent_mates, 1) for p in seated}
+        points = {p.entrant: p.points for p in seated}
+        apart_tables = seat_apart([p.entrant for p in seated], sizes, apart, recent, points)
+        tables = [[by_id[entrant] for entrant in table] for table in apart_tables]
+    else:
+        start = 0
+        for size in sizes:
+            tables.append(seated[start : start + size])
+            start += size
+        _part_recent_mates(tables)
 
     dealt = []
     for table in tables:

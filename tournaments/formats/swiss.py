@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from itertools import groupby
 
+from .apart import seat_apart
 from .search import ACCEPT_STEPS, CHEAPEST_UPTO, Seater, seat
 from .seating import (
     Seating,
@@ -42,6 +43,7 @@ def swiss_round(
     ratings: dict[int, float] | None = None,
     byes_had: dict[int, int] | None = None,
     seed: int = 0,
+    apart: dict[int, object] | None = None,
 ) -> Seating:
     """Seat one Swiss round.
 
@@ -61,6 +63,10 @@ def swiss_round(
     Seat order within a table is drawn with ``seed`` (in Durak each player attacks the next), and the
     same arguments give the same seating. Flags: ``bye``, ``bye_again``, ``repeat``, ``pulled_up``,
     ``pulled_down`` (see ``FLAGS``); the top table comes first.
+
+    ``apart`` (entrant -> group, e.g. his club in a club battle): entrants of one group sit apart
+    while the tables allow, as few together as possible otherwise (``apart.seat_apart``); that
+    comes before repeats and scores.
     """
     check_table_size(table_size)
     check_entrants(entrants)
@@ -90,7 +96,9 @@ def swiss_round(
         order = [entrant for entrant in ranking if entrant != bye]
         if table_size == 2:
             order = _folded(order, score)
-        if round_one and table_size > 2:
+        if apart:
+            tables = seat_apart(order, sizes, apart, met, score)
+        elif round_one and table_size > 2:
             tables = _snake(order, sizes)
         else:
             tables = seat(order, sizes, met, score, whole_cost=True)

@@ -42,7 +42,7 @@ from games.choices import GameStatus
 from games.errors import MoveRefused
 from games.services import play as game_play
 
-from .. import formats, notify, signals
+from .. import formats, notify, seating_groups, signals
 from ..errors import TournamentRefused
 from ..models import Entrant, Result, Round, RoundTable, StuckStep, Tournament
 from ..selectors import seating as seating_reads
@@ -164,6 +164,7 @@ def _seat_free(event: Tournament, round_: Round, now) -> int:
         now=now.timestamp(),
         min_wait_s=formats.MIN_WAIT_S,
         seed=event.pk * 100003 + last,
+        apart=seating_groups.groups_of(event) or None,
     )
     new = [
         RoundTable.objects.create(round=round_, number=last + i, entrants=list(table))
